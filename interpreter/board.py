@@ -1,0 +1,108 @@
+"""The board: a networkx graph of locations joined by typed, directed connections.
+
+Grids are generated from a short description. Queries (neighbours by connection type, a step in a
+direction, a straight line) are answered from tables built once, because simulations ask them often.
+"""
+from __future__ import annotations
+
+from string import ascii_lowercase
+
+import networkx as nx
+
+GRID_STEPS = {
+    "orthogonal": {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0)},
+    "diagonal": {"ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)},
+}
+
+
+class Board:
+    def __init__(self, graph: nx.MultiDiGraph):
+        self.graph = graph
+        self.locations: list[str] = list(graph.nodes)
+        self.index = {name: i for i, name in enumerate(self.locations)}
+        self.connection_types = sorted({t for _, _, t in graph.edges(keys=True)})
+        self._steps: dict[tuple, str] = {}
+        self._directions: dict[tuple, str] = {}
+        for a, b, kind, data in graph.edges(keys=True, data=True):
+            direction = data.get("direction")
+            if direction:
+                self._steps[(a, direction, kind)] = b
+                self._directions.setdefault((a, b), direction)
+        self._adjacent: dict[tuple, list[str]] = {}
+
+    def adjacent(self, location: str, via: tuple[str, ...]) -> list[str]:
+        key = (location, via)
+        found = self._adjacent.get(key)
+        if found is None:
+            found = sorted(
+                {b for _, b, kind in self.graph.out_edges(location, keys=True) if kind in via}, key=self.index.get
+            )
+            self._adjacent[key] = found
+        return found
+
+    def step(self, location: str, direction: str, via: tuple[str, ...]) -> str | None:
+        for kind in via:
+            target = self._steps.get((location, direction, kind))
+            if target is not None:
+                return target
+        return None
+
+    def direction(self, origin: str, target: str) -> str | None:
+        return self._directions.get((origin, target))
+
+    def ray(self, location: str, via: tuple[str, ...], length: int) -> list[str]:
+        """Locations up to `length` steps away in a straight line, along each direction of `via`."""
+        key = (location, via, length)
+        found = self._adjacent.get(key)
+        if found is None:
+            reached = set()
+            for _, first, kind, data in self.graph.out_edges(location, keys=True, data=True):
+                if kind not in via or not data.get("direction"):
+                    continue
+                current, steps = first, 1
+                while current is not None and steps <= length and current != location:
+                    reached.add(current)
+                    current = self._steps.get((current, data["direction"], kind))
+                    steps += 1
+            found = sorted(reached, key=self.index.get)
+            self._adjacent[key] = found
+        return found
+
+
+def grid_graph(columns: int, rows: int, connections: list[str], attributes: dict | None = None) -> nx.MultiDiGraph:
+    """Locations named a1, b1, ... (column letter, row number), row by row.
+
+    `connections` picks edge types: orthogonal, diagonal, and wrap (the orthogonal connections
+    that leave one edge of the board and come back at the opposite edge).
+    """
+    graph = nx.MultiDiGraph()
+    name = {(x, y): f"{ascii_lowercase[x]}{y + 1}" for y in range(rows) for x in range(columns)}
+    for y in range(rows):
+        for x in range(columns):
+            graph.add_node(name[(x, y)], column=x, row=y, **(attributes or {}).get(name[(x, y)], {}))
+    for kind in connections:
+        steps = GRID_STEPS["orthogonal" if kind == "wrap" else kind]
+        for (x, y), origin in name.items():
+            for direction, (dx, dy) in steps.items():
+                nx_, ny = x + dx, y + dy
+                inside = 0 <= nx_ < columns and 0 <= ny < rows
+                if kind == "wrap":
+                    if inside:
+                        continue
+                    nx_, ny = nx_ % columns, ny % rows
+                elif not inside:
+                    continue
+                graph.add_edge(origin, name[(nx_, ny)], key=kind, direction=direction)
+    return graph
+
+
+def explicit_graph(locations: dict[str, dict], connections: list[dict]) -> nx.MultiDiGraph:
+    """A hand-drawn map: named locations with attributes, and connections listed pair by pair."""
+    graph = nx.MultiDiGraph()
+    for name, attributes in locations.items():
+        graph.add_node(name, **attributes)
+    for link in connections:
+        graph.add_edge(link["from"], link["to"], key=link["type"], **({"direction": link["direction"]} if link.get("direction") else {}))
+        if not link.get("one_way"):
+            graph.add_edge(link["to"], link["from"], key=link["type"], **({"direction": link["back"]} if link.get("back") else {}))
+    return graph

@@ -1,0 +1,116 @@
+"""A game in progress: run the rules until a player must decide, then resume with `choose`.
+
+>>> from interpreter import load, Game
+>>> game = Game(load("cernunos"), seed=7)
+>>> game.decision.name, game.decision.player
+('place', 'green')
+>>> game.choose("boar c2")
+"""
+from __future__ import annotations
+
+import json
+
+from .decisions import Decision
+from .diagnostics import RuleRuntimeError
+from .runtime import GameOver, Result, Runtime
+from .ruleset import Ruleset
+from .state import State
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset, seed: int = 0, position=None):
+        """`position` (optional) is a callable that arranges the state after setup, before play."""
+        self.ruleset = ruleset
+        self.seed = seed
+        self.state: State = ruleset.initial_state(seed)
+        self.runtime = Runtime(self.state, ruleset.board, ruleset.program)
+        self.position = position
+        self.log: list[int] = []
+        self.decision: Decision | None = None
+        self.result: Result | None = None
+        self._flow = self._run()
+        self._resume(None)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def _run(self):
+        rt, program = self.runtime, self.ruleset.program
+        for name, per_player, value in program.variables:
+            if per_player:
+                self.state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
+            else:
+                self.state.variables[name] = value(rt, {"you": None})
+        env = {"you": None}
+        if program.setup is not None:
+            yield from program.setup(rt, env)
+        if self.position is not None:
+            self.position(self)
+            rt.settle()
+        yield from program.play(rt, env)
+
+    def _resume(self, index: int | None) -> None:
+        try:
+            self.decision = self._flow.send(index)
+        except GameOver as over:
+            self.decision, self.result = None, over.result
+        except StopIteration:
+            self.decision = None
+            raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)")
+
+    def choose(self, choice) -> None:
+        """Resume with an option given by index, by label ("boar c2") or as a dict of its values."""
+        if self.decision is None:
+            raise RuntimeError("the game is not waiting for a decision")
+        index = self.decision.index_of(choice)
+        self.log.append(index)
+        self.runtime.decisions += 1
+        self._resume(index)
+
+    def evaluate(self, source: str):
+        """The value of an expression of the rules language in the current state (for tests and tools)."""
+        from .language.parser import parse
+        from .language.scope import Scope
+        from .language.statements import Deciding
+
+        block = parse(f"let value = {source}\n", "<expression>", start="snippet")
+        symbols = self.ruleset.program.symbols
+        diagnostics = []
+        function, _ = block.compile(Scope(symbols, diagnostics), Deciding())
+        if diagnostics:
+            raise ValueError("; ".join(d.message for d in diagnostics))
+        env = {"you": self.decision.player if self.decision else None}
+        function(self.runtime, env)
+        return env["value"]
+
+    # saving and replaying
+    def to_json(self) -> dict:
+        return {
+            "game": self.ruleset.name,
+            "seed": self.seed,
+            "choices": list(self.log),
+            "state": self.state.to_json(),
+            "result": self.result.to_json() if self.result else None,
+        }
+
+    @classmethod
+    def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position=None) -> "Game":
+        game = cls(ruleset, seed, position)
+        for index in choices:
+            game.choose(index)
+        return game
+
+    @classmethod
+    def from_json(cls, ruleset: Ruleset, data: dict) -> "Game":
+        """Rebuild a saved game by replaying its choices, and check it reaches the saved state."""
+        try:
+            game = cls.replay(ruleset, data["seed"], data["choices"])
+        except (ValueError, RuntimeError) as error:
+            raise ValueError(f"replaying the saved choices does not reach the saved state: {error}") from None
+        if game.state.to_json() != data["state"]:
+            raise ValueError("replaying the saved choices does not reach the saved state")
+        return game
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)

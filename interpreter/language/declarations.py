@@ -1,0 +1,89 @@
+"""Top-level declarations of a rules file. Each one adds names to the Symbols, then compiles."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..diagnostics import Position
+from .expressions import Expr
+from .statements import Block
+
+
+@dataclass
+class ZoneDecl:
+    pos: Position
+    name: str
+    per_player: bool
+    visibility: str
+
+
+@dataclass
+class VariableDecl:
+    pos: Position
+    name: str
+    per_player: bool
+    value: Expr
+
+
+@dataclass
+class PropertyDecl:
+    pos: Position
+    name: str
+    value: Expr
+
+
+@dataclass
+class FunctionDecl:
+    pos: Position
+    name: str
+    params: list[str]
+    body: Expr
+
+
+@dataclass
+class ModifyDecl:
+    """modify NAME(params) by AMOUNT: a continuous effect added to a function's value."""
+
+    pos: Position
+    name: str
+    params: list[str]
+    amount: Expr
+
+
+@dataclass
+class ProcedureDecl:
+    pos: Position
+    name: str
+    params: list[str]
+    body: Block
+
+
+@dataclass
+class WhenDecl:
+    """A triggered effect. `event` is ("event", name), ("start", name) or ("end", name)."""
+
+    pos: Position
+    event: tuple[str, str]
+    params: list[str]
+    condition: Expr | None
+    body: Block
+
+
+@dataclass
+class AlwaysDecl:
+    """A continuous rule: applied after every change until nothing changes."""
+
+    pos: Position
+    name: str
+    body: Block
+
+
+@dataclass
+class SetupDecl:
+    pos: Position
+    body: Block
+
+
+@dataclass
+class PlayDecl:
+    pos: Position
+    body: Block

@@ -1,0 +1,340 @@
+"""Text to AST: the Lark LALR parser and one transformer method per grammar rule."""
+from __future__ import annotations
+
+import ast as python_ast
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from ..diagnostics import Diagnostic, LudolexError, Position
+from ..resources import resource_path
+from . import declarations as d
+from . import expressions as e
+from . import statements as s
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_Indenter(), start=["start", "snippet"],
+                propagate_positions=True, maybe_placeholders=True)
+
+
+def parse(text: str, file: str, start: str = "start", line_offset: int = 0, column_offset: int = 0,
+          block: bool = False):
+    """Parse rules text; errors name `file` and the line and column, shifted by the offsets."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = parser().parse(text, start=start)
+    except (UnexpectedInput, DedentError) as error:
+        diagnostic = _syntax_diagnostic(error, file, text)
+        diagnostic.position = diagnostic.position.shifted(line_offset, column_offset, block) if diagnostic.position else None
+        raise LudolexError([diagnostic]) from None
+    return _ToAst(file, line_offset, column_offset, block).transform(tree)
+
+
+TOKEN_WORDS = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the indented block", "NAME": "a name",
+    "INT": "a number", "ESCAPED_STRING": "a quoted text", "$END": "end of file", "QUANTIFIER": "count/sum/any/all/select/first/max/min",
+    "RANK_ORDER": "`most` or `fewest`", "VISIBILITY": "public/private/hidden",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in TOKEN_WORDS:
+        return TOKEN_WORDS[terminal]
+    for definition in parser().terminals:
+        if definition.name == terminal and definition.pattern.type == "str":
+            return f"`{definition.pattern.value}`"
+    return terminal.lower()
+
+
+def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
+    if isinstance(error, DedentError):
+        return Diagnostic("LX102", "this line's indentation matches no enclosing block", Position(file, 1, 1))
+    line, column = getattr(error, "line", 1) or 1, getattr(error, "column", 1) or 1
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
+        return Diagnostic("LX103", f"unexpected character `{char}`", Position(file, line, column))
+    expected = sorted({_describe(t) for t in getattr(error, "expected", set()) if not t.startswith("__")})
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        token = error.token
+        found = _describe(token.type) if token.type.startswith("_") else f"`{token.value}`"
+        if token.type == "_NL":
+            line, column = token.line, max(1, token.column)
+        width = len(token.value) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+        return Diagnostic("LX101", f"unexpected {found}; expected {_join(expected)}", Position(file, line, column, width))
+    return Diagnostic("LX101", f"unexpected end of file; expected {_join(expected)}", Position(file, line, column))
+
+
+def _join(words: list[str]) -> str:
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words) if len(words) > 1 else (words[0] if words else "something else")
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, file: str, line_offset: int, column_offset: int, block: bool):
+        super().__init__()
+        self.file, self.line_offset, self.column_offset, self.block = file, line_offset, column_offset, block
+
+    def _pos(self, meta) -> Position:
+        if getattr(meta, "empty", True):
+            return Position(self.file, 1 + self.line_offset, 1)
+        width = meta.end_column - meta.column if meta.end_line == meta.line else 1
+        return Position(self.file, meta.line, meta.column, max(1, width)).shifted(self.line_offset, self.column_offset, self.block)
+
+    # declarations
+    def start(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def snippet(self, meta, items):
+        return s.Block([i for i in items if i is not None])
+
+    def zone_decl(self, meta, c):
+        return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public")
+
+    def per_player(self, meta, c):
+        return True
+
+    def visibility(self, meta, c):
+        return str(c[0])
+
+    def variable_decl(self, meta, c):
+        return d.VariableDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2])
+
+    def property_decl(self, meta, c):
+        return d.PropertyDecl(self._pos(meta), str(c[0]), c[1])
+
+    def function_decl(self, meta, c):
+        return d.FunctionDecl(self._pos(meta), str(c[0]), c[1] or [], c[2])
+
+    def modify_decl(self, meta, c):
+        return d.ModifyDecl(self._pos(meta), str(c[0]), c[1] or [], c[2])
+
+    def procedure_decl(self, meta, c):
+        return d.ProcedureDecl(self._pos(meta), str(c[0]), c[1] or [], c[2])
+
+    def when_decl(self, meta, c):
+        (kind, name, params), condition, body = c
+        return d.WhenDecl(self._pos(meta), (kind, name), params, condition, body)
+
+    def custom_event(self, meta, c):
+        return ("event", str(c[0]), c[1] or [])
+
+    def start_event(self, meta, c):
+        return ("start", str(c[0]), [])
+
+    def end_event(self, meta, c):
+        return ("end", str(c[0]), [])
+
+    def always_decl(self, meta, c):
+        return d.AlwaysDecl(self._pos(meta), str(c[0]), c[1])
+
+    def setup_decl(self, meta, c):
+        return d.SetupDecl(self._pos(meta), c[0])
+
+    def play_decl(self, meta, c):
+        return d.PlayDecl(self._pos(meta), c[0])
+
+    def params(self, meta, c):
+        return [str(t) for t in c]
+
+    def suite(self, meta, c):
+        return s.Block([i for i in c if i is not None])
+
+    # statements
+    def let_stmt(self, meta, c):
+        return s.Let(self._pos(meta), str(c[0]), c[1])
+
+    def set_stmt(self, meta, c):
+        return s.Set(self._pos(meta), c[0], c[1])
+
+    def move_stmt(self, meta, c):
+        return s.Move(self._pos(meta), c[0], c[1], c[2] is not None)
+
+    def at_bottom(self, meta, c):
+        return True
+
+    def emit_stmt(self, meta, c):
+        return s.Emit(self._pos(meta), str(c[0]), c[1] or [])
+
+    def call_stmt(self, meta, c):
+        return s.CallProcedure(self._pos(meta), str(c[0]), c[1] or [])
+
+    def perform_stmt(self, meta, c):
+        return s.Perform(self._pos(meta), str(c[0]), c[1])
+
+    def end_turn_stmt(self, meta, c):
+        return s.Signalling(self._pos(meta), "end turn")
+
+    def return_stmt(self, meta, c):
+        return s.Signalling(self._pos(meta), "return")
+
+    def win_stmt(self, meta, c):
+        return s.Signalling(self._pos(meta), "win", c[0])
+
+    def lose_stmt(self, meta, c):
+        return s.Signalling(self._pos(meta), "lose", c[0])
+
+    def draw_stmt(self, meta, c):
+        return s.Signalling(self._pos(meta), "draw")
+
+    def rank_stmt(self, meta, c):
+        return s.Rank(self._pos(meta), list(c))
+
+    def ranking(self, meta, c):
+        return (str(c[0]), str(c[1]))
+
+    def shuffle_stmt(self, meta, c):
+        return s.Shuffle(self._pos(meta), c[0])
+
+    def pass_stmt(self, meta, c):
+        return s.Pass(self._pos(meta))
+
+    def if_stmt(self, meta, c):
+        test, body, *rest = c
+        otherwise = rest.pop() if rest and (rest[-1] is None or isinstance(rest[-1], s.Block)) else None
+        return s.If(self._pos(meta), [(test, body)] + list(rest), otherwise)
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def while_stmt(self, meta, c):
+        return s.While(self._pos(meta), c[0], c[1])
+
+    def for_stmt(self, meta, c):
+        return s.ForEach(self._pos(meta), str(c[0]), c[1], c[2], c[3])
+
+    def repeat_stmt(self, meta, c):
+        return s.Repeat(self._pos(meta), c[0], c[1])
+
+    def choose_stmt(self, meta, c):
+        bindings, where, name, by, optional, otherwise = c
+        return s.Choose(self._pos(meta), bindings, where, str(name), by, optional is not None, otherwise)
+
+    def bindings(self, meta, c):
+        return list(c)
+
+    def binding(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def or_pass(self, meta, c):
+        return True
+
+    def otherwise(self, meta, c):
+        return c[0]
+
+    def at_once_stmt(self, meta, c):
+        return s.AtOnce(self._pos(meta), c[0])
+
+    def as_stmt(self, meta, c):
+        return s.As(self._pos(meta), c[0], c[1])
+
+    def turn_stmt(self, meta, c):
+        return s.Turn(self._pos(meta), c[0], c[1])
+
+    def phase_stmt(self, meta, c):
+        return s.Phase(self._pos(meta), str(c[0]), c[1])
+
+    # expressions
+    def conditional(self, meta, c):
+        return e.Conditional(self._pos(meta), *c)
+
+    def or_(self, meta, c):
+        return e.Binary(self._pos(meta), "or", c[0], c[1])
+
+    def and_(self, meta, c):
+        return e.Binary(self._pos(meta), "and", c[0], c[1])
+
+    def not_(self, meta, c):
+        return e.Not(self._pos(meta), c[0])
+
+    def compare(self, meta, c):
+        return e.Binary(self._pos(meta), str(c[1]), c[0], c[2])
+
+    def compare_op(self, meta, c):
+        return str(c[0])
+
+    def is_(self, meta, c):
+        return e.Is(self._pos(meta), c[0], str(c[1]))
+
+    def is_not(self, meta, c):
+        return e.Is(self._pos(meta), c[0], str(c[1]), negated=True)
+
+    def member(self, meta, c):
+        return e.Binary(self._pos(meta), "in", c[0], c[1])
+
+    def not_member(self, meta, c):
+        return e.Binary(self._pos(meta), "not in", c[0], c[1])
+
+    def add(self, meta, c):
+        return e.Binary(self._pos(meta), "+", c[0], c[1])
+
+    def sub(self, meta, c):
+        return e.Binary(self._pos(meta), "-", c[0], c[1])
+
+    def mul(self, meta, c):
+        return e.Binary(self._pos(meta), "*", c[0], c[1])
+
+    def neg(self, meta, c):
+        return e.Negate(self._pos(meta), c[0])
+
+    def attr(self, meta, c):
+        return e.Attribute(self._pos(meta), c[0], str(c[1]))
+
+    def name(self, meta, c):
+        return e.Name(self._pos(meta), str(c[0]))
+
+    def int(self, meta, c):
+        return e.Literal(self._pos(meta), int(c[0]))
+
+    def string(self, meta, c):
+        return e.Literal(self._pos(meta), python_ast.literal_eval(str(c[0])))
+
+    def none(self, meta, c):
+        return e.Literal(self._pos(meta), None)
+
+    def true(self, meta, c):
+        return e.Literal(self._pos(meta), True)
+
+    def false(self, meta, c):
+        return e.Literal(self._pos(meta), False)
+
+    def call(self, meta, c):
+        return e.Call(self._pos(meta), str(c[0]), c[1] or [])
+
+    def list(self, meta, c):
+        return e.ListOf(self._pos(meta), c[0] or [])
+
+    def quantifier(self, meta, c):
+        quantifier, variable, source, where, while_, value = c
+        return e.Quantifier(self._pos(meta), str(quantifier), str(variable), source, where, while_, value)
+
+    def where(self, meta, c):
+        return c[0]
+
+    def while_(self, meta, c):
+        return c[0]
+
+    def yield_(self, meta, c):
+        return c[0]
+
+    def args(self, meta, c):
+        return list(c)

@@ -1,0 +1,56 @@
+"""What the checker knows while it compiles: the game's global names and the local variables in view."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..diagnostics import Diagnostic, Position
+
+
+@dataclass
+class Symbols:
+    """Every global name of a ruleset, by what it names."""
+
+    kinds: list[str] = field(default_factory=list)
+    traits: set[str] = field(default_factory=set)
+    players: list[str] = field(default_factory=list)
+    connections: set[str] = field(default_factory=set)
+    zones: dict[str, bool] = field(default_factory=dict)  # name -> per player
+    variables: dict[str, bool] = field(default_factory=dict)  # name -> per player
+    properties: dict[str, object] = field(default_factory=dict)  # name -> default value
+    functions: dict[str, int] = field(default_factory=dict)  # name -> number of parameters
+    procedures: dict[str, int] = field(default_factory=dict)
+    abilities: set[str] = field(default_factory=set)
+    events: dict[str, int] = field(default_factory=dict)  # custom event -> number of parameters
+
+    def kind_of(self, name: str) -> str | None:
+        for what, table in (
+            ("kind", self.kinds), ("trait", self.traits), ("player", self.players),
+            ("connection", self.connections), ("zone", self.zones), ("variable", self.variables),
+            ("function", self.functions), ("procedure", self.procedures),
+        ):
+            if name in table:
+                return what
+        return None
+
+    def all_names(self) -> set[str]:
+        names = set(self.kinds) | self.traits | set(self.players) | self.connections
+        return names | set(self.zones) | set(self.variables) | set(self.functions) | set(self.procedures)
+
+
+@dataclass
+class Scope:
+    symbols: Symbols
+    diagnostics: list[Diagnostic]
+    locals: frozenset[str] = frozenset()
+    has_self: bool = False  # inside a piece's ability
+    in_always: bool = False
+    pure: bool = False  # inside a function: the value may depend only on the parameters and the state
+
+    def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, position, hint=hint))
+
+    def with_locals(self, *names: str) -> "Scope":
+        return replace(self, locals=self.locals | set(names))
+
+    def visible_names(self) -> set[str]:
+        return set(self.locals) | self.symbols.all_names() | {"you", "players", "locations"}

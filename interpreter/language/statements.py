@@ -1,0 +1,713 @@
+"""Statement nodes. Each checks itself and compiles to a closure `f(rt, env)`.
+
+A statement that can stop the game for a player's decision compiles to a generator that yields
+the `Decision` and receives the chosen index; every other statement is a plain function. The
+`Deciding` table (worked out before compiling) says which procedures, abilities and events decide.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..decisions import PASS, Decision
+from ..diagnostics import Position, RuleRuntimeError, did_you_mean
+from ..runtime import EndTurn, GameOver, Result, Return, Signal
+from .expressions import Expr, Name, Call, Attribute
+from .scope import Scope
+
+
+@dataclass
+class Deciding:
+    """Which callables may stop for a decision (a fixpoint over the call graph)."""
+
+    procedures: dict[str, bool] = field(default_factory=dict)
+    abilities: dict[str, bool] = field(default_factory=dict)
+    events: dict[tuple, bool] = field(default_factory=dict)
+
+
+class Stmt:
+    pos: Position
+
+    def decides(self, deciding: Deciding) -> bool:
+        return any(s.decides(deciding) for s in self.substatements())
+
+    def substatements(self) -> list["Stmt"]:
+        return []
+
+    def binds(self) -> tuple[str, ...]:
+        """Names this statement adds to the rest of its block."""
+        return ()
+
+    def compile(self, scope: Scope, deciding: Deciding):
+        """Returns (closure, is_generator)."""
+        raise NotImplementedError
+
+
+@dataclass
+class Block:
+    statements: list[Stmt]
+
+    def decides(self, deciding):
+        return any(s.decides(deciding) for s in self.statements)
+
+    def compile(self, scope: Scope, deciding: Deciding):
+        steps = []
+        for statement in self.statements:
+            function, generator = statement.compile(scope, deciding)
+            steps.append((function, generator, statement.pos))
+            if statement.binds():
+                scope = scope.with_locals(*statement.binds())
+        if not any(generator for _, generator, _ in steps):
+            plain = [(f, pos) for f, _, pos in steps]
+            if len(plain) == 1:
+                return _guarded(*plain[0]), False
+
+            def run(rt, env):
+                for function, pos in plain:
+                    try:
+                        function(rt, env)
+                    except (Signal, RuleRuntimeError):
+                        raise
+                    except Exception as error:
+                        raise RuleRuntimeError(pos, f"{type(error).__name__}: {error}") from error
+
+            return run, False
+
+        def run_deciding(rt, env):
+            for function, generator, pos in steps:
+                try:
+                    if generator:
+                        yield from function(rt, env)
+                    else:
+                        function(rt, env)
+                except (Signal, RuleRuntimeError):
+                    raise
+                except Exception as error:
+                    raise RuleRuntimeError(pos, f"{type(error).__name__}: {error}") from error
+
+        return run_deciding, True
+
+
+def _guarded(function, pos):
+    def run(rt, env):
+        try:
+            function(rt, env)
+        except (Signal, RuleRuntimeError):
+            raise
+        except Exception as error:
+            raise RuleRuntimeError(pos, f"{type(error).__name__}: {error}") from error
+
+    return run
+
+
+def run_body(body, generator):
+    """Adapt a compiled block so that callers can always `yield from` it."""
+    if generator:
+        return body
+
+    def as_generator(rt, env):
+        body(rt, env)
+        return
+        yield  # pragma: no cover - makes this a generator
+
+    return as_generator
+
+
+@dataclass
+class Let(Stmt):
+    pos: Position
+    name: str
+    value: Expr
+
+    def binds(self):
+        return (self.name,)
+
+    def compile(self, scope, deciding):
+        value, name = self.value.compile(scope), self.name
+
+        def let(rt, env):
+            env[name] = value(rt, env)
+
+        return let, False
+
+
+@dataclass
+class Set(Stmt):
+    pos: Position
+    target: Expr
+    value: Expr
+
+    def compile(self, scope: Scope, deciding):
+        value, target, symbols = self.value.compile(scope), self.target, scope.symbols
+        if isinstance(target, Name) and target.name in scope.locals:
+            name = target.name
+
+            def set_local(rt, env):
+                env[name] = value(rt, env)
+
+            return set_local, False
+        if isinstance(target, Name) and target.name in symbols.variables and not symbols.variables[target.name]:
+            name = target.name
+
+            def set_variable(rt, env):
+                rt.state.variables[name] = value(rt, env)
+                rt.state.version += 1
+
+            return set_variable, False
+        if isinstance(target, Call) and symbols.variables.get(target.name) and len(target.args) == 1:
+            name, player = target.name, target.args[0].compile(scope)
+
+            def set_player_variable(rt, env):
+                rt.state.variables[name][player(rt, env)] = value(rt, env)
+                rt.state.version += 1
+
+            return set_player_variable, False
+        if isinstance(target, Attribute) and target.name in symbols.properties:
+            subject, name = target.subject.compile(scope), target.name
+
+            def set_property(rt, env):
+                subject(rt, env).props[name] = value(rt, env)
+                rt.state.version += 1
+
+            return set_property, False
+        scope.error("LX311", "`set` needs a variable, a player's variable `name(player)` or a property `piece.name`", self.pos)
+        return (lambda rt, env: None), False
+
+
+@dataclass
+class Move(Stmt):
+    pos: Position
+    what: Expr
+    to: Expr
+    at_bottom: bool = False
+
+    def compile(self, scope, deciding):
+        what, to, at_bottom = self.what.compile(scope), self.to.compile(scope), self.at_bottom
+
+        def move(rt, env):
+            moved = what(rt, env)
+            if moved is None:
+                return
+            destination = to(rt, env)
+            if destination is None:
+                raise RuleRuntimeError(self.pos, "cannot move to nowhere (the destination is none)")
+            for component in moved if isinstance(moved, list) else (moved,):
+                rt.state.move(component, destination, at_bottom)
+            rt.settle()
+
+        return move, False
+
+
+@dataclass
+class Shuffle(Stmt):
+    pos: Position
+    zone: Expr
+
+    def compile(self, scope, deciding):
+        zone = self.zone.compile(scope)
+
+        def shuffle(rt, env):
+            rt.state.rng.shuffle(rt.state.zones[zone(rt, env)])
+            rt.state.version += 1
+
+        return shuffle, False
+
+
+def _event_runner(key, args, generator):
+    def emit(rt, env):
+        values = [a(rt, env) for a in args]
+        for trigger in rt.program.triggers.get(key, ()):
+            yield from trigger(rt, env["you"], values)
+
+    def emit_plain(rt, env):
+        values = [a(rt, env) for a in args]
+        for trigger in rt.program.triggers.get(key, ()):
+            for _ in trigger(rt, env["you"], values):
+                raise RuleRuntimeError(None, "an event handler asked for a decision where none was expected")
+
+    return (emit, True) if generator else (emit_plain, False)
+
+
+@dataclass
+class Emit(Stmt):
+    pos: Position
+    event: str
+    args: list[Expr]
+
+    def decides(self, deciding):
+        return deciding.events.get(("event", self.event), False)
+
+    def compile(self, scope, deciding):
+        declared = scope.symbols.events
+        if self.event not in declared:
+            scope.error("LX312", f"no `when {self.event}(...)` rule handles event `{self.event}`", self.pos,
+                        hint=did_you_mean(self.event, declared))
+        elif declared[self.event] != len(self.args):
+            scope.error("LX307", f"event `{self.event}` takes {declared[self.event]} value(s), not {len(self.args)}", self.pos)
+        args = [a.compile(scope) for a in self.args]
+        return _event_runner(("event", self.event), args, self.decides(deciding))
+
+
+@dataclass
+class CallProcedure(Stmt):
+    pos: Position
+    name: str
+    args: list[Expr]
+
+    def decides(self, deciding):
+        return deciding.procedures.get(self.name, False)
+
+    def compile(self, scope: Scope, deciding):
+        procedures = scope.symbols.procedures
+        if self.name not in procedures:
+            hint = did_you_mean(self.name, procedures)
+            if self.name in scope.symbols.functions:
+                hint = f"`{self.name}` is a function (a value); use it inside an expression"
+            scope.error("LX313", f"unknown procedure `{self.name}`", self.pos, hint=hint)
+        elif procedures[self.name] != len(self.args):
+            scope.error("LX307", f"`{self.name}` takes {procedures[self.name]} argument(s), not {len(self.args)}", self.pos)
+        args, name = [a.compile(scope) for a in self.args], self.name
+        if self.decides(deciding):
+            def call(rt, env):
+                yield from rt.program.procedures[name](rt, env, [a(rt, env) for a in args])
+            return call, True
+
+        def call_plain(rt, env):
+            rt.program.procedures[name](rt, env, [a(rt, env) for a in args])
+
+        return call_plain, False
+
+
+@dataclass
+class Perform(Stmt):
+    pos: Position
+    ability: str
+    subject: Expr
+
+    def decides(self, deciding):
+        return deciding.abilities.get(self.ability, False)
+
+    def compile(self, scope, deciding):
+        if self.ability not in scope.symbols.abilities:
+            scope.error("LX314", f"no kind of piece has an ability `{self.ability}`", self.pos,
+                        hint=did_you_mean(self.ability, scope.symbols.abilities))
+        subject, ability = self.subject.compile(scope), self.ability
+        generator = self.decides(deciding)
+
+        def perform(rt, env):
+            component = subject(rt, env)
+            body = rt.program.abilities.get((component.kind, ability)) if component is not None else None
+            if body is None:
+                return
+            inner = {"you": env["you"], "self": component}
+            try:
+                if generator:
+                    yield from body(rt, inner)
+                else:
+                    body(rt, inner)
+            except Return:
+                pass
+
+        if generator:
+            return perform, True
+
+        def perform_plain(rt, env):
+            for _ in perform(rt, env):
+                pass
+
+        return perform_plain, False
+
+
+@dataclass
+class Signalling(Stmt):
+    """end turn / return / win P / lose P / draw."""
+
+    pos: Position
+    what: str
+    player: Expr | None = None
+
+    def compile(self, scope, deciding):
+        what = self.what
+        player = self.player.compile(scope) if self.player else None
+        if what == "end turn":
+            def end_turn(rt, env):
+                raise EndTurn()
+            return end_turn, False
+        if what == "return":
+            def leave(rt, env):
+                raise Return()
+            return leave, False
+
+        def finish(rt, env):
+            scores = {p: 0 for p in rt.players}
+            if what == "draw":
+                raise GameOver(Result(None, scores, "draw"))
+            named = player(rt, env)
+            if what == "win":
+                raise GameOver(Result(named, scores, f"{named} wins"))
+            others = [p for p in rt.players if p != named]
+            raise GameOver(Result(others[0] if len(others) == 1 else None, scores, f"{named} loses"))
+
+        return finish, False
+
+
+@dataclass
+class Rank(Stmt):
+    """end game ranked by most A, fewest B, ...: the best player wins; a full tie is a draw."""
+
+    pos: Position
+    keys: list[tuple[str, str]]  # (most|fewest, function name)
+
+    def compile(self, scope, deciding):
+        for _, name in self.keys:
+            if scope.symbols.functions.get(name) != 1:
+                scope.error("LX315", f"`ranked by` needs a function of one player; `{name}` is not one", self.pos,
+                            hint=did_you_mean(name, scope.symbols.functions))
+        keys = self.keys
+
+        def rank(rt, env):
+            def value(name, player):
+                return rt.program.functions[name](rt, (player,))
+
+            table = {p: tuple(value(n, p) * (1 if order == "most" else -1) for order, n in keys) for p in rt.players}
+            best = max(table.values())
+            leaders = [p for p, key in table.items() if key == best]
+            scores = {p: value(keys[0][1], p) for p in rt.players}
+            winner = leaders[0] if len(leaders) == 1 else None
+            raise GameOver(Result(winner, scores, "ranking" if winner else "draw"))
+
+        return rank, False
+
+
+@dataclass
+class Pass(Stmt):
+    pos: Position
+
+    def compile(self, scope, deciding):
+        return (lambda rt, env: None), False
+
+
+@dataclass
+class If(Stmt):
+    pos: Position
+    branches: list[tuple[Expr, Block]]
+    otherwise: Block | None
+
+    def substatements(self):
+        blocks = [b for _, b in self.branches] + ([self.otherwise] if self.otherwise else [])
+        return [s for b in blocks for s in b.statements]
+
+    def compile(self, scope, deciding):
+        branches = [(test.compile(scope), *block.compile(scope, deciding)) for test, block in self.branches]
+        otherwise = self.otherwise.compile(scope, deciding) if self.otherwise else None
+        if any(g for _, _, g in branches) or (otherwise and otherwise[1]):
+            branches = [(t, run_body(b, g)) for t, b, g in branches]
+            other = run_body(*otherwise) if otherwise else None
+
+            def if_deciding(rt, env):
+                for test, body in branches:
+                    if test(rt, env):
+                        yield from body(rt, env)
+                        return
+                if other is not None:
+                    yield from other(rt, env)
+
+            return if_deciding, True
+        if len(branches) == 1 and otherwise is None:
+            test, body, _ = branches[0]
+
+            def if_simple(rt, env):
+                if test(rt, env):
+                    body(rt, env)
+
+            return if_simple, False
+        other = otherwise[0] if otherwise else None
+
+        def if_plain(rt, env):
+            for test, body, _ in branches:
+                if test(rt, env):
+                    body(rt, env)
+                    return
+            if other is not None:
+                other(rt, env)
+
+        return if_plain, False
+
+
+@dataclass
+class While(Stmt):
+    pos: Position
+    test: Expr
+    body: Block
+
+    def substatements(self):
+        return self.body.statements
+
+    def compile(self, scope, deciding):
+        test, (body, generator) = self.test.compile(scope), self.body.compile(scope, deciding)
+        if generator:
+            def loop(rt, env):
+                while test(rt, env):
+                    yield from body(rt, env)
+            return loop, True
+
+        def loop_plain(rt, env):
+            while test(rt, env):
+                body(rt, env)
+
+        return loop_plain, False
+
+
+@dataclass
+class ForEach(Stmt):
+    pos: Position
+    variable: str
+    source: Expr
+    where: Expr | None
+    body: Block
+
+    def substatements(self):
+        return self.body.statements
+
+    def compile(self, scope, deciding):
+        inner = scope.with_locals(self.variable)
+        source = self.source.compile(scope)
+        where = self.where.compile(inner) if self.where else (lambda rt, env: True)
+        body, generator = self.body.compile(inner, deciding)
+        var = self.variable
+        if generator:
+            def loop(rt, env):
+                for item in list(source(rt, env)):
+                    env[var] = item
+                    if where(rt, env):
+                        yield from body(rt, env)
+            return loop, True
+
+        def loop_plain(rt, env):
+            for item in list(source(rt, env)):
+                env[var] = item
+                if where(rt, env):
+                    body(rt, env)
+
+        return loop_plain, False
+
+
+@dataclass
+class Repeat(Stmt):
+    pos: Position
+    times: Expr | None
+    body: Block
+
+    def substatements(self):
+        return self.body.statements
+
+    def compile(self, scope, deciding):
+        times = self.times.compile(scope) if self.times else None
+        body, generator = self.body.compile(scope, deciding)
+        if generator:
+            def repeat(rt, env):
+                if times is None:
+                    while True:
+                        yield from body(rt, env)
+                for _ in range(times(rt, env)):
+                    yield from body(rt, env)
+            return repeat, True
+        if times is None:
+            scope.error("LX317", "`repeat:` without a count never ends unless it asks for a decision", self.pos)
+
+        def repeat_plain(rt, env):
+            for _ in range(times(rt, env)):
+                body(rt, env)
+
+        return repeat_plain, False
+
+
+@dataclass
+class Choose(Stmt):
+    """choose x in A, y in B where C as NAME [by P] [or pass] [otherwise: ...]"""
+
+    pos: Position
+    bindings: list[tuple[str, Expr]]
+    where: Expr | None
+    name: str
+    by: Expr | None
+    optional: bool
+    otherwise: Block | None
+
+    def decides(self, deciding):
+        return True
+
+    def binds(self):
+        return tuple(name for name, _ in self.bindings)
+
+    def substatements(self):
+        return self.otherwise.statements if self.otherwise else []
+
+    def compile(self, scope: Scope, deciding):
+        sources, inner = [], scope
+        for name, source in self.bindings:
+            sources.append(source.compile(inner))
+            inner = inner.with_locals(name)
+        where = self.where.compile(inner) if self.where else None
+        by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
+        otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
+        names, decision_name, optional = tuple(self.binds()), self.name, self.optional
+        enumerate_options = _enumerator(names, sources, where)
+
+        def choose(rt, env):
+            options = enumerate_options(rt, env)
+            if not options:
+                for name in names:
+                    env[name] = None
+                if otherwise is None:
+                    raise Return()
+                yield from otherwise(rt, env)
+                return
+            if optional:
+                options.append(PASS)
+            index = yield Decision(decision_name, by(rt, env), names, options)
+            chosen = options[index]
+            for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
+                env[name] = value
+
+        return choose, True
+
+
+def _enumerator(names, sources, where):
+    """Every combination of the bound values, in order, that satisfies `where`."""
+    if len(names) == 1:
+        (name,), (source,) = names, sources
+
+        def single(rt, env):
+            options = []
+            for value in source(rt, env):
+                env[name] = value
+                if where is None or where(rt, env):
+                    options.append((value,))
+            return options
+
+        return single
+
+    def product(rt, env):
+        options = []
+
+        def walk(depth, chosen):
+            for value in sources[depth](rt, env):
+                env[names[depth]] = value
+                if depth + 1 < len(names):
+                    walk(depth + 1, chosen + (value,))
+                elif where is None or where(rt, env):
+                    options.append(chosen + (value,))
+
+        walk(0, ())
+        return options
+
+    return product
+
+
+@dataclass
+class AtOnce(Stmt):
+    pos: Position
+    body: Block
+
+    def substatements(self):
+        return self.body.statements
+
+    def compile(self, scope, deciding):
+        body, generator = self.body.compile(scope, deciding)
+        if generator:
+            scope.error("LX316", "an `at once` block cannot ask for a decision", self.pos)
+
+        def at_once(rt, env):
+            rt.batch += 1
+            try:
+                body(rt, env)
+            finally:
+                rt.batch -= 1
+            rt.settle()
+
+        return at_once, False
+
+
+@dataclass
+class As(Stmt):
+    pos: Position
+    player: Expr
+    body: Block
+
+    def substatements(self):
+        return self.body.statements
+
+    def compile(self, scope, deciding):
+        player = self.player.compile(scope)
+        body, generator = self.body.compile(scope, deciding)
+        if generator:
+            def as_player(rt, env):
+                saved = env["you"]
+                env["you"] = player(rt, env)
+                try:
+                    yield from body(rt, env)
+                finally:
+                    env["you"] = saved
+            return as_player, True
+
+        def as_player_plain(rt, env):
+            saved = env["you"]
+            env["you"] = player(rt, env)
+            try:
+                body(rt, env)
+            finally:
+                env["you"] = saved
+
+        return as_player_plain, False
+
+
+@dataclass
+class Turn(Stmt):
+    pos: Position
+    player: Expr
+    body: Block
+
+    def decides(self, deciding):
+        return True
+
+    def compile(self, scope, deciding):
+        player = self.player.compile(scope)
+        body = run_body(*self.body.compile(scope, deciding))
+        start, _ = _event_runner(("start", "turn"), [], True)
+        end, _ = _event_runner(("end", "turn"), [], True)
+
+        def turn(rt, env):
+            saved = env["you"]
+            env["you"] = player(rt, env)
+            rt.state.turns += 1
+            try:
+                yield from start(rt, env)
+                yield from body(rt, env)
+            except EndTurn:
+                pass
+            yield from end(rt, env)
+            env["you"] = saved
+
+        return turn, True
+
+
+@dataclass
+class Phase(Stmt):
+    pos: Position
+    name: str
+    body: Block
+
+    def decides(self, deciding):
+        return True
+
+    def compile(self, scope, deciding):
+        body = run_body(*self.body.compile(scope, deciding))
+        start, _ = _event_runner(("start", self.name), [], True)
+        end, _ = _event_runner(("end", self.name), [], True)
+
+        def phase(rt, env):
+            yield from start(rt, env)
+            yield from body(rt, env)
+            yield from end(rt, env)
+
+        return phase, True

@@ -1,0 +1,265 @@
+"""Loading a game: its manifest, content and rules files, checked and compiled into a Ruleset."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from . import board as boards
+from .content import Content, load_content, schema_diagnostic
+from .diagnostics import Diagnostic, LudolexError, Position
+from .language import declarations as d
+from .language.expressions import Literal
+from .language.parser import parse
+from .language.scope import Scope, Symbols
+from .language.statements import Block, Deciding, run_body
+from .program import Program, make_function, make_procedure, make_trigger
+from .resources import resource_path
+from .state import BOX, Component, State, player_zone
+from .yaml_source import read_yaml
+
+MANIFEST = "game.yaml"
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    title: str = ""
+    content: str
+    description: str = ""
+
+
+@dataclass
+class Ruleset:
+    name: str
+    directory: Path
+    manifest: Manifest
+    content: Content
+    board: boards.Board
+    program: Program
+    rule_files: list[Path]
+
+    def initial_state(self, seed: int) -> State:
+        state = State(seed=seed)
+        state.rng.seed(seed)
+        for zone in self.zone_names():
+            state.zones[zone] = []
+        for kind, spec in self.content.pieces.items():
+            per_player_zone = self.program.zones[spec.starts_in][0]
+            owners = self.content.players if spec.per_player is not None else [None]
+            for owner in owners:
+                zone = player_zone(spec.starts_in, owner) if per_player_zone and owner else spec.starts_in
+                for n in range(1, (spec.per_player if owner else spec.count) + 1):
+                    state.add(Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone))
+        return state
+
+    def zone_names(self) -> list[str]:
+        names = [BOX] + list(self.board.locations)
+        for zone, (per_player, _) in self.program.zones.items():
+            if zone == BOX:
+                continue
+            names += [player_zone(zone, p) for p in self.content.players] if per_player else [zone]
+        return names
+
+    def component_totals(self) -> dict[tuple, int]:
+        totals = {}
+        for kind, spec in self.content.pieces.items():
+            if spec.per_player is not None:
+                for p in self.content.players:
+                    if spec.per_player:
+                        totals[(p, kind)] = spec.per_player
+            elif spec.count:
+                totals[(None, kind)] = spec.count
+        return totals
+
+
+def find_ruleset(name_or_path: str) -> Path:
+    """A ruleset folder given by path, or by game name among the shipped rulesets."""
+    path = Path(name_or_path)
+    if (path / MANIFEST).exists():
+        return path
+    for base in (Path.cwd() / "rulesets", resource_path("rulesets")):
+        if (base / name_or_path / MANIFEST).exists():
+            return base / name_or_path
+    raise LudolexError([Diagnostic("LX001", f"no ruleset `{name_or_path}` (a folder with a {MANIFEST})", None)])
+
+
+def load_ruleset(name_or_path: str | Path) -> Ruleset:
+    directory = find_ruleset(str(name_or_path))
+    manifest_path = directory / MANIFEST
+    document = read_yaml(manifest_path)
+    try:
+        manifest = Manifest.model_validate(document)
+    except ValidationError as error:
+        raise LudolexError([schema_diagnostic(e, document, str(manifest_path)) for e in error.errors()]) from None
+    content_dir = (directory / manifest.content).resolve()
+    if not content_dir.is_dir():
+        raise LudolexError([Diagnostic("LX206", f"content folder `{manifest.content}` not found", Position(str(manifest_path), 1, 1))])
+
+    diagnostics: list[Diagnostic] = []
+    try:
+        content = load_content(content_dir)
+    except LudolexError as error:
+        content = None
+        diagnostics += error.diagnostics
+    rule_files = sorted(directory.glob("*.rules"))
+    declarations = []
+    for path in rule_files:
+        try:
+            declarations += parse(path.read_text(encoding="utf-8"), str(path))
+        except LudolexError as error:
+            diagnostics += error.diagnostics
+        except UnicodeDecodeError as error:
+            diagnostics.append(Diagnostic("LX201", f"file is not UTF-8 text ({error.reason})", Position(str(path), 1, 1)))
+    if content is None or diagnostics:  # names cannot be checked in files that did not parse
+        raise LudolexError(diagnostics)
+    board = _build_board(content, diagnostics, str(manifest_path))
+    abilities = []
+    for ability in content.abilities:
+        try:
+            body = parse(ability.source, ability.file, start="snippet", line_offset=ability.line - 1,
+                         column_offset=ability.column - 1, block=ability.block)
+            abilities.append((ability, body))
+        except LudolexError as error:
+            diagnostics += error.diagnostics
+    program = compile_program(content, board, declarations, abilities, diagnostics)
+    if diagnostics:
+        raise LudolexError(diagnostics)
+    return Ruleset(manifest.name, directory, manifest, content, board, program, rule_files)
+
+
+def _build_board(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
+    spec = content.board
+    if spec is None:
+        diagnostics.append(Diagnostic("LX207", "the content declares no `board`", Position(file, 1, 1)))
+        return boards.Board(boards.grid_graph(1, 1, []))
+    if spec.grid:
+        return boards.Board(boards.grid_graph(spec.grid.columns, spec.grid.rows, spec.grid.connections, spec.grid.attributes))
+    links = [c.model_dump(by_alias=True) for c in spec.connections]
+    return boards.Board(boards.explicit_graph(spec.locations or {}, links))
+
+
+def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list,
+                    diagnostics: list[Diagnostic]) -> Program:
+    symbols = _collect_symbols(content, board, declarations, abilities, diagnostics)
+    program = Program(
+        players=list(content.players),
+        kind_order=list(content.pieces),
+        kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
+        zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},
+    )
+    program.zones.setdefault(BOX, (False, "public"))
+    program.symbols = symbols
+    scope = Scope(symbols, diagnostics)
+    deciding = _deciding(declarations, abilities)
+
+    modifiers: dict[str, list] = {}
+    for decl in declarations:
+        if isinstance(decl, d.ModifyDecl):
+            if decl.name not in symbols.functions:
+                scope.error("LX319", f"`modify {decl.name}`: no function `{decl.name}` to modify", decl.pos)
+            elif len(decl.params) != symbols.functions[decl.name]:
+                scope.error("LX307", f"`{decl.name}` takes {symbols.functions[decl.name]} parameter(s)", decl.pos)
+            pure = Scope(symbols, diagnostics, frozenset(decl.params), pure=True)
+            modifiers.setdefault(decl.name, []).append((decl.params, decl.amount.compile(pure)))
+    for decl in declarations:
+        if isinstance(decl, d.VariableDecl):
+            program.variables.append((decl.name, decl.per_player, decl.value.compile(scope)))
+        elif isinstance(decl, d.FunctionDecl):
+            body = decl.body.compile(Scope(symbols, diagnostics, frozenset(decl.params), pure=True))
+            program.functions[decl.name] = make_function(decl.params, body, modifiers.get(decl.name, []))
+        elif isinstance(decl, d.ProcedureDecl):
+            body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding)
+            wanted = deciding.procedures[decl.name]
+            program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, wanted)
+        elif isinstance(decl, d.WhenDecl):
+            inner = scope.with_locals(*decl.params)
+            condition = decl.condition.compile(inner) if decl.condition else None
+            body, generator = decl.body.compile(inner, deciding)
+            program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator))
+        elif isinstance(decl, d.AlwaysDecl):
+            body, generator = decl.body.compile(scope, deciding)
+            if generator:
+                scope.error("LX316", f"continuous rule `{decl.name}` cannot ask for a decision", decl.pos)
+            program.always.append(body)
+        elif isinstance(decl, (d.SetupDecl, d.PlayDecl)):
+            body = run_body(*decl.body.compile(scope, deciding))
+            setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
+    for ability, body in abilities:
+        compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True), deciding)
+        wanted = deciding.abilities.get(ability.name, False)
+        program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
+    if program.play is None:
+        diagnostics.append(Diagnostic("LX320", "the rules have no `play:` block (the game's flow)", None))
+    return program
+
+
+def _constant(decl: d.PropertyDecl, diagnostics: list[Diagnostic]):
+    if not isinstance(decl.value, Literal):
+        message = "a property's default must be a plain value (a number, text, true/false or none)"
+        diagnostics.append(Diagnostic("LX321", message, decl.pos))
+        return None
+    return decl.value.value
+
+
+def _collect_symbols(content: Content, board: boards.Board, declarations: list, abilities: list,
+                     diagnostics: list[Diagnostic]) -> Symbols:
+    symbols = Symbols(
+        kinds=list(content.pieces),
+        traits={t for spec in content.pieces.values() for t in spec.traits},
+        players=list(content.players),
+        connections=set(board.connection_types),
+        abilities={a.name for a, _ in abilities},
+        zones={BOX: False},
+    )
+    seen: dict[str, Position | None] = {}
+
+    def declare(name: str, pos: Position, table: dict, value) -> None:
+        if name in seen or symbols.kind_of(name) is not None:
+            diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice", pos))
+        seen[name] = pos
+        table[name] = value
+
+    for decl in declarations:
+        if isinstance(decl, d.ZoneDecl):
+            declare(decl.name, decl.pos, symbols.zones, decl.per_player)
+        elif isinstance(decl, d.VariableDecl):
+            declare(decl.name, decl.pos, symbols.variables, decl.per_player)
+        elif isinstance(decl, d.FunctionDecl):
+            declare(decl.name, decl.pos, symbols.functions, len(decl.params))
+        elif isinstance(decl, d.ProcedureDecl):
+            declare(decl.name, decl.pos, symbols.procedures, len(decl.params))
+        elif isinstance(decl, d.PropertyDecl):
+            symbols.properties[decl.name] = _constant(decl, diagnostics)
+        elif isinstance(decl, d.WhenDecl) and decl.event[0] == "event":
+            symbols.events[decl.event[1]] = len(decl.params)
+    for location in board.locations:
+        if location in symbols.zones:
+            diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a zone", None))
+    for kind, spec in content.pieces.items():
+        if spec.starts_in not in symbols.zones:
+            diagnostics.append(Diagnostic("LX322", f"pieces `{kind}` start in `{spec.starts_in}`, which no `zone` declares", None))
+    return symbols
+
+
+def _deciding(declarations: list, abilities: list) -> Deciding:
+    """Which procedures, abilities and events can stop for a decision: iterate to a fixpoint."""
+    deciding = Deciding()
+    procedures = {x.name: x.body for x in declarations if isinstance(x, d.ProcedureDecl)}
+    triggers = [(x.event, x.body) for x in declarations if isinstance(x, d.WhenDecl)]
+    for name in procedures:
+        deciding.procedures[name] = False
+    changed = True
+    while changed:
+        changed = False
+        for name, body in procedures.items():
+            if not deciding.procedures[name] and body.decides(deciding):
+                deciding.procedures[name] = changed = True
+        for ability, body in abilities:
+            if not deciding.abilities.get(ability.name) and body.decides(deciding):
+                deciding.abilities[ability.name] = changed = True
+        for event, body in triggers:
+            if not deciding.events.get(event) and body.decides(deciding):
+                deciding.events[event] = changed = True
+    return deciding

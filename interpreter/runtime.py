@@ -1,0 +1,65 @@
+"""What compiled rules run against: the state, the board, the program, and the control-flow signals."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import Board
+from .state import State
+
+
+class Signal(Exception):
+    """Control flow that unwinds compiled rules (not an error)."""
+
+
+class Return(Signal):
+    """Leave the current procedure or ability; also what an effect with no legal option does."""
+
+
+class EndTurn(Signal):
+    pass
+
+
+@dataclass
+class Result:
+    winner: str | None
+    scores: dict[str, int] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason}
+
+
+class GameOver(Signal):
+    def __init__(self, result: Result):
+        super().__init__(result.reason)
+        self.result = result
+
+
+class Runtime:
+    """One running game: compiled closures receive it as their first argument."""
+
+    def __init__(self, state: State, board: Board, program):
+        self.state = state
+        self.board = board
+        self.program = program
+        self.players: list[str] = program.players
+        self.batch = 0  # depth of `at once` blocks: continuous rules wait until the outermost ends
+        self.settling = False
+        self.memo: dict = {}
+        self.memo_version = -1
+        self.decisions = 0
+
+    def settle(self) -> None:
+        """Apply the continuous (`always`) rules until the state stops changing."""
+        if self.batch or self.settling or not self.program.always:
+            return
+        self.settling = True
+        try:
+            while True:
+                version = self.state.version
+                for rule in self.program.always:
+                    rule(self, {"you": None})
+                if self.state.version == version:
+                    return
+        finally:
+            self.settling = False

@@ -1,0 +1,215 @@
+"""Scenario tests written as data: a position, a list of choices, the expected outcome.
+
+A scenario file holds `scenarios:`, a list of entries like
+
+    - name: the boar pushes a token off the edge, and it comes back on the other side
+      rules: [CN-39]
+      position:
+        variables: {current: green}
+        board: {d2: [purple deer]}
+      choices:
+        - place: boar c2
+        - push: d2
+      expect:
+        board: {a2: [purple deer], d2: []}
+
+Components are written "owner kind" (or "kind" for shared ones), stacks bottom to top.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .content import schema_diagnostic
+from .diagnostics import LudolexError, Position
+from .game import Game
+from .ruleset import Ruleset
+from .state import BOX, player_zone
+from .yaml_source import position_of, read_yaml
+
+Counts = dict[str, dict[str, int]]  # owner -> kind -> how many
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PositionSpec(Strict):
+    variables: dict[str, object] = {}
+    board: dict[str, list[str]] = {}
+    zones: dict[str, Counts] = {}
+
+
+class DecisionSpec(Strict):
+    name: str | None = None
+    player: str | None = None
+    options: list[str] | None = None
+
+
+class Expectation(Strict):
+    board: dict[str, list[str]] = {}
+    zones: dict[str, Counts] = {}
+    values: dict[str, object] = {}
+    decision: DecisionSpec | None = None
+    winner: str | None = None
+    scores: dict[str, int] = {}
+
+
+class Scenario(Strict):
+    name: str
+    rules: list[str] = Field(min_length=1)
+    seed: int = 0
+    position: PositionSpec | None = None
+    choices: list[str | dict[str, str]] = []
+    expect: Expectation
+
+
+class ScenarioFile(Strict):
+    scenarios: list[Scenario]
+
+
+@dataclass
+class LoadedScenario:
+    scenario: Scenario
+    position: Position
+
+
+def load_scenarios(path: Path) -> list[LoadedScenario]:
+    document = read_yaml(path)
+    try:
+        parsed = ScenarioFile.model_validate(document)
+    except ValidationError as error:
+        raise LudolexError([schema_diagnostic(e, document, str(path)) for e in error.errors()]) from None
+    return [LoadedScenario(s, position_of(document, ("scenarios", i), str(path))) for i, s in enumerate(parsed.scenarios)]
+
+
+class ScenarioFailure(AssertionError):
+    pass
+
+
+def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
+    """Play the scenario; raise ScenarioFailure with a readable account of any difference."""
+    arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
+    game = Game(ruleset, scenario.seed, arrange)
+    for step, choice in enumerate(scenario.choices, 1):
+        expected_name, label = next(iter(choice.items())) if isinstance(choice, dict) else (None, choice)
+        decision = game.decision
+        if decision is None:
+            raise ScenarioFailure(f"choice {step} ({label}): the game is over ({game.result.reason}), no decision is pending")
+        if expected_name and decision.name != expected_name:
+            raise ScenarioFailure(f"choice {step}: expected a `{expected_name}` decision, got `{decision.name}` "
+                                  f"by {decision.player}: {', '.join(decision.labels())}")
+        try:
+            game.choose(str(label))
+        except ValueError as error:
+            raise ScenarioFailure(f"choice {step}: {error}") from None
+    check_expectation(game, scenario.expect)
+    return game
+
+
+def _component_label(component) -> str:
+    return f"{component.owner} {component.kind}" if component.owner else component.kind
+
+
+def _parse_label(label: str) -> tuple[str | None, str]:
+    words = label.split()
+    return (words[0], words[1]) if len(words) == 2 else (None, words[0])
+
+
+def _zone_key(game: Game, zone: str, owner: str | None) -> str:
+    per_player = game.ruleset.program.zones.get(zone, (False, ""))[0]
+    return player_zone(zone, owner) if per_player and owner else zone
+
+
+def arrange_position(game: Game, spec: PositionSpec) -> None:
+    """Lay out the position: the stacks and zone contents it names, drawn from the game's components."""
+    state = game.state
+    for name, value in spec.variables.items():
+        state.variables[name] = value
+    pool: dict[tuple, list] = {}
+    for component in state.components.values():
+        pool.setdefault((component.owner, component.kind), []).append(component)
+    wanted: dict[str, list] = {}
+    for location, stack in spec.board.items():
+        if location not in game.ruleset.board.index:
+            raise ScenarioFailure(f"position: no location `{location}` on the board")
+        wanted[location] = [_take(pool, *_parse_label(label)) for label in stack]
+    for zone, owners in spec.zones.items():
+        if zone not in game.ruleset.program.zones:
+            raise ScenarioFailure(f"position: no zone `{zone}`")
+        for owner, kinds in owners.items():
+            key = _zone_key(game, zone, owner)
+            items = wanted.setdefault(key, [])
+            for kind, count in kinds.items():
+                items += [_take(pool, owner, kind) for _ in range(count)]
+    taken = {c.id for items in wanted.values() for c in items}
+    for key, items in state.zones.items():
+        kept = [c for c in items if c.id not in taken]
+        if key in wanted:
+            items[:] = []
+            for c in kept:
+                c.zone = BOX
+            state.zones[BOX] += kept if key != BOX else []
+        else:
+            items[:] = kept
+    for key, items in wanted.items():
+        state.zones[key] = list(items)
+        for c in items:
+            c.zone = key
+    state.version += 1
+
+
+def _take(pool, owner, kind):
+    candidates = pool.get((owner, kind))
+    if not candidates:
+        raise ScenarioFailure(f"position: not enough `{owner} {kind}` components in the game")
+    return candidates.pop(0)
+
+
+def check_expectation(game: Game, expect: Expectation) -> None:
+    problems = []
+    state = game.state
+    for location, stack in expect.board.items():
+        actual = [_component_label(c) for c in state.zones.get(location, [])]
+        if actual != stack:
+            problems.append(f"{location}: expected {stack or 'empty'}, found {actual or 'empty'}")
+    for zone, owners in expect.zones.items():
+        for owner, kinds in owners.items():
+            key = _zone_key(game, zone, owner)
+            found: dict[str, int] = {}
+            for c in state.zones.get(key, []):
+                if c.owner == owner or key != zone:
+                    found[c.kind] = found.get(c.kind, 0) + 1
+            if {k: v for k, v in kinds.items() if v} != found:
+                problems.append(f"{zone} of {owner}: expected {kinds}, found {found}")
+    for source, value in expect.values.items():
+        actual = game.evaluate(source)
+        if hasattr(actual, "id"):
+            actual = _component_label(actual)
+        if actual != value:
+            problems.append(f"{source}: expected {value!r}, found {actual!r}")
+    if expect.decision is not None:
+        d = game.decision
+        if d is None:
+            problems.append(f"expected a pending decision, but the game is over ({game.result.reason})")
+        else:
+            spec = expect.decision
+            if spec.name is not None and d.name != spec.name:
+                problems.append(f"pending decision: expected `{spec.name}`, found `{d.name}`")
+            if spec.player is not None and d.player != spec.player:
+                problems.append(f"pending decision: expected {spec.player} to decide, found {d.player}")
+            if spec.options is not None and d.labels() != spec.options:
+                problems.append(f"pending decision options: expected {spec.options}, found {d.labels()}")
+    if expect.winner is not None:
+        if game.result is None:
+            problems.append(f"expected the game over with winner {expect.winner}, but `{game.decision.name}` is pending")
+        elif (game.result.winner or "draw") != expect.winner:
+            problems.append(f"winner: expected {expect.winner}, found {game.result.winner or 'draw'}")
+    for player, score in expect.scores.items():
+        actual = game.result.scores.get(player) if game.result else None
+        if actual != score:
+            problems.append(f"score of {player}: expected {score}, found {actual}")
+    if problems:
+        raise ScenarioFailure("\n".join(problems))

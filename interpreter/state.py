@@ -1,0 +1,107 @@
+"""The state of a game: every component in exactly one zone, plus variables and the seeded RNG."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+
+class Component:
+    """A physical thing: a piece, token, card, die or marker."""
+
+    __slots__ = ("id", "kind", "owner", "zone", "props")
+
+    def __init__(self, id: str, kind: str, owner: str | None, zone: str):
+        self.id = id
+        self.kind = kind
+        self.owner = owner
+        self.zone = zone
+        self.props: dict = {}
+
+    def __repr__(self) -> str:
+        return f"<{self.id} in {self.zone}>"
+
+
+BOX = "box"  # the game box: components out of play
+
+
+def player_zone(zone: str, player: str) -> str:
+    return f"{zone}/{player}"
+
+
+@dataclass
+class State:
+    seed: int
+    components: dict[str, Component] = field(default_factory=dict)
+    zones: dict[str, list[Component]] = field(default_factory=dict)
+    variables: dict = field(default_factory=dict)
+    turns: int = 0
+    rng: random.Random = field(default_factory=random.Random)
+    version: int = 0  # bumped on every change; lets derived values be cached between changes
+
+    def add(self, component: Component) -> None:
+        self.components[component.id] = component
+        self.zones[component.zone].append(component)
+
+    def move(self, component: Component, zone: str, at_bottom: bool = False) -> None:
+        self.zones[component.zone].remove(component)
+        target = self.zones[zone]
+        if at_bottom:
+            target.insert(0, component)
+        else:
+            target.append(component)
+        component.zone = zone
+        self.version += 1
+
+    def to_json(self) -> dict:
+        return {
+            "seed": self.seed,
+            "turns": self.turns,
+            "variables": dict(self.variables),
+            "zones": {name: [c.id for c in items] for name, items in self.zones.items()},
+            "components": {
+                c.id: {"kind": c.kind, "owner": c.owner, "props": dict(c.props)} for c in self.components.values()
+            },
+            "rng": _rng_to_json(self.rng),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "State":
+        state = cls(seed=data["seed"], turns=data["turns"], variables=dict(data["variables"]))
+        for zone, ids in data["zones"].items():
+            state.zones[zone] = []
+            for cid in ids:
+                spec = data["components"][cid]
+                component = Component(cid, spec["kind"], spec["owner"], zone)
+                component.props = dict(spec["props"])
+                state.add(component)
+        state.rng.setstate(_rng_from_json(data["rng"]))
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    def check_invariants(self, expected_totals: dict[tuple, int]) -> None:
+        """Every component in exactly one zone, and the number of each (owner, kind) unchanged."""
+        seen: dict[str, str] = {}
+        totals: dict[tuple, int] = {}
+        for name, items in self.zones.items():
+            for c in items:
+                if c.id in seen:
+                    raise AssertionError(f"{c.id} is in both {seen[c.id]} and {name}")
+                if c.zone != name:
+                    raise AssertionError(f"{c.id} thinks it is in {c.zone} but lies in {name}")
+                seen[c.id] = name
+                totals[(c.owner, c.kind)] = totals.get((c.owner, c.kind), 0) + 1
+        if len(seen) != len(self.components):
+            raise AssertionError("a component is in no zone")
+        if totals != expected_totals:
+            raise AssertionError(f"component totals changed: {totals} != {expected_totals}")
+
+
+def _rng_to_json(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(data: list) -> tuple:
+    return (data[0], tuple(data[1]), data[2])

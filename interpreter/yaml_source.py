@@ -1,0 +1,46 @@
+"""YAML files read with ruamel.yaml (round-trip, so every node keeps its line and column)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from .diagnostics import Diagnostic, LudolexError, Position
+
+
+def read_yaml(path: Path):
+    """The document in `path`; a LudolexError at the offending line if it is not valid YAML."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise LudolexError([Diagnostic("LX201", f"file is not UTF-8 text ({error.reason})", Position(str(path), 1, 1))])
+    try:
+        return YAML(typ="rt").load(text)
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        position = Position(str(path), mark.line + 1, mark.column + 1) if mark else Position(str(path), 1, 1)
+        raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error.problem or error.context}", position)])
+    except Exception as error:  # ruamel raises a few unmarked errors (bad tags, recursion)
+        raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error}", Position(str(path), 1, 1))])
+
+
+def position_of(document, path: tuple, file: str) -> Position:
+    """The position of the node at `path` (keys and indexes), or of its nearest ancestor."""
+    node, line, column = document, 0, 0
+    for step in path:
+        if isinstance(node, CommentedMap) and step in node:
+            line, column = node.lc.key(step)
+            node = node[step]
+        elif isinstance(node, CommentedSeq) and isinstance(step, int) and step < len(node):
+            line, column = node.lc.item(step)
+            node = node[step]
+        else:
+            break
+    return Position(file, line + 1, column + 1)
+
+
+def value_position(document: CommentedMap, key: str, file: str) -> Position:
+    line, column = document.lc.value(key)
+    return Position(file, line + 1, column + 1)
