@@ -34,6 +34,8 @@ class Board:
         key = (location, via)
         found = self._adjacent.get(key)
         if found is None:
+            if location is None:
+                return []
             found = sorted(
                 {b for _, b, kind in self.graph.out_edges(location, keys=True) if kind in via}, key=self.index.get
             )
@@ -55,6 +57,8 @@ class Board:
         key = (location, via, length)
         found = self._adjacent.get(key)
         if found is None:
+            if location is None:
+                return []
             reached = set()
             for _, first, kind, data in self.graph.out_edges(location, keys=True, data=True):
                 if kind not in via or not data.get("direction"):

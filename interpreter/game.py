@@ -77,7 +77,7 @@ class Game:
         block = parse(f"let value = {source}\n", "<expression>", start="snippet")
         symbols = self.ruleset.program.symbols
         diagnostics = []
-        function, _ = block.compile(Scope(symbols, diagnostics), Deciding())
+        function, _ = block.compile(Scope(symbols, diagnostics, codegen=self.ruleset.program.codegen), Deciding())
         if diagnostics:
             raise ValueError("; ".join(d.message for d in diagnostics))
         env = {"you": self.decision.player if self.decision else None}

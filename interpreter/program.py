@@ -11,7 +11,7 @@ class Program:
     players: list[str]
     kind_order: list[str]
     kinds_with_trait: dict[str, frozenset]
-    functions: dict = field(default_factory=dict)  # name -> f(rt, args)
+    functions: dict = field(default_factory=dict)  # name -> f(rt, *args)
     procedures: dict = field(default_factory=dict)  # name -> f(rt, caller_env, args)
     abilities: dict = field(default_factory=dict)  # (kind, ability) -> f(rt, env)
     triggers: dict = field(default_factory=dict)  # event key -> [generator(rt, you, values)]
@@ -21,45 +21,18 @@ class Program:
     play: object = None  # generator(rt, env)
     zones: dict = field(default_factory=dict)  # name -> (per_player, visibility)
     symbols: object = None  # the checker's table of names, kept to compile expressions later
+    codegen: object = None
 
 
-def make_function(params, body, modifiers):
-    """A derived value: the base expression plus every continuous modifier of it."""
-    if not modifiers:
-        def value(rt, args):
-            env = dict(zip(params, args))
-            return body(rt, env)
-        return value
+def make_procedure(params, body):
+    """`body` catches `return` itself; a deciding body returns its generator to the caller."""
 
-    def value_with_modifiers(rt, args):
-        total = body(rt, dict(zip(params, args)))
-        for modifier_params, amount in modifiers:
-            total += amount(rt, dict(zip(modifier_params, args)))
-        return total
-
-    return value_with_modifiers
-
-
-def make_procedure(params, body, generator):
-    if generator:
-        def procedure(rt, caller, args):
-            env = dict(zip(params, args))
-            env["you"] = caller["you"]
-            try:
-                yield from body(rt, env)
-            except Return:
-                pass
-        return procedure
-
-    def procedure_plain(rt, caller, args):
+    def procedure(rt, caller, args):
         env = dict(zip(params, args))
         env["you"] = caller["you"]
-        try:
-            body(rt, env)
-        except Return:
-            pass
+        return body(rt, env)
 
-    return procedure_plain
+    return procedure
 
 
 def make_trigger(params, condition, body, generator):

@@ -1,7 +1,7 @@
 """Loading a game: its manifest, content and rules files, checked and compiled into a Ruleset."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -14,7 +14,9 @@ from .language.expressions import Literal
 from .language.parser import parse
 from .language.scope import Scope, Symbols
 from .language.statements import Block, Deciding, run_body
-from .program import Program, make_function, make_procedure, make_trigger
+from .language.codegen import CodeGen
+from .language.expressions import quantified_code
+from .program import Program, make_procedure, make_trigger
 from .resources import resource_path
 from .state import BOX, Component, State, player_zone
 from .yaml_source import read_yaml
@@ -151,7 +153,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     )
     program.zones.setdefault(BOX, (False, "public"))
     program.symbols = symbols
-    scope = Scope(symbols, diagnostics)
+    codegen = program.codegen = CodeGen()
+    scope = Scope(symbols, diagnostics, codegen=codegen)
     deciding = _deciding(declarations, abilities)
 
     modifiers: dict[str, list] = {}
@@ -161,18 +164,22 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 scope.error("LX319", f"`modify {decl.name}`: no function `{decl.name}` to modify", decl.pos)
             elif len(decl.params) != symbols.functions[decl.name]:
                 scope.error("LX307", f"`{decl.name}` takes {symbols.functions[decl.name]} parameter(s)", decl.pos)
-            pure = Scope(symbols, diagnostics, frozenset(decl.params), pure=True)
-            modifiers.setdefault(decl.name, []).append((decl.params, decl.amount.compile(pure)))
+            else:
+                modifiers.setdefault(decl.name, []).append(decl)
     for decl in declarations:
+        if isinstance(decl, d.FunctionDecl):
+            parts = [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers.get(decl.name, [])]
+            if not any(quantified_code(expr) for _, expr in parts):
+                symbols.inlinable[decl.name] = parts
+    for number, decl in enumerate(declarations):
         if isinstance(decl, d.VariableDecl):
             program.variables.append((decl.name, decl.per_player, decl.value.compile(scope)))
         elif isinstance(decl, d.FunctionDecl):
-            body = decl.body.compile(Scope(symbols, diagnostics, frozenset(decl.params), pure=True))
-            program.functions[decl.name] = make_function(decl.params, body, modifiers.get(decl.name, []))
+            program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
         elif isinstance(decl, d.ProcedureDecl):
-            body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding)
+            body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
             wanted = deciding.procedures[decl.name]
-            program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, wanted)
+            program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body)
         elif isinstance(decl, d.WhenDecl):
             inner = scope.with_locals(*decl.params)
             condition = decl.condition.compile(inner) if decl.condition else None
@@ -187,12 +194,26 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             body = run_body(*decl.body.compile(scope, deciding))
             setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
     for ability, body in abilities:
-        compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True), deciding)
+        compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
         wanted = deciding.abilities.get(ability.name, False)
         program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
     if program.play is None:
         diagnostics.append(Diagnostic("LX320", "the rules have no `play:` block (the game's flow)", None))
     return program
+
+
+def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], scope: Scope):
+    """`fn_NAME(rt, a0, a1...)`: the base expression plus every modifier, cached if it loops."""
+    params = [f"a{i}" for i in range(len(decl.params))]
+    pure = replace(scope, pure=True)
+    parts = []
+    for names, expr in [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers]:
+        parts.append(expr.code(pure.with_locals(*names), dict(zip(names, params))))
+    compute = scope.codegen.define(f"compute_{decl.name}", params, " + ".join(f"({p})" for p in parts))
+    if any(quantified_code(e) for e in [decl.body] + [m.amount for m in modifiers]):
+        return scope.codegen.cached(f"fn_{decl.name}", number, params, f"compute_{decl.name}")
+    scope.codegen.namespace[f"fn_{decl.name}"] = compute
+    return compute
 
 
 def _constant(decl: d.PropertyDecl, diagnostics: list[Diagnostic]):
@@ -212,6 +233,8 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
         connections=set(board.connection_types),
         abilities={a.name for a, _ in abilities},
         zones={BOX: False},
+        trait_members={t: frozenset(k for k, s in content.pieces.items() if t in s.traits)
+                       for spec in content.pieces.values() for t in spec.traits},
     )
     seen: dict[str, Position | None] = {}
 
@@ -232,8 +255,10 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
             declare(decl.name, decl.pos, symbols.procedures, len(decl.params))
         elif isinstance(decl, d.PropertyDecl):
             symbols.properties[decl.name] = _constant(decl, diagnostics)
-        elif isinstance(decl, d.WhenDecl) and decl.event[0] == "event":
-            symbols.events[decl.event[1]] = len(decl.params)
+        elif isinstance(decl, d.WhenDecl):
+            symbols.handled.add(decl.event)
+            if decl.event[0] == "event":
+                symbols.events[decl.event[1]] = len(decl.params)
     for location in board.locations:
         if location in symbols.zones:
             diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a zone", None))

@@ -45,8 +45,6 @@ class Runtime:
         self.players: list[str] = program.players
         self.batch = 0  # depth of `at once` blocks: continuous rules wait until the outermost ends
         self.settling = False
-        self.memo: dict = {}
-        self.memo_version = -1
         self.decisions = 0
 
     def settle(self) -> None:

@@ -158,7 +158,7 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
         state.zones[key] = list(items)
         for c in items:
             c.zone = key
-    state.version += 1
+    state.changed()
 
 
 def _take(pool, owner, kind):

@@ -36,7 +36,13 @@ class State:
     variables: dict = field(default_factory=dict)
     turns: int = 0
     rng: random.Random = field(default_factory=random.Random)
-    version: int = 0  # bumped on every change; lets derived values be cached between changes
+    version: int = 0  # bumped on every change
+    memo: dict = field(default_factory=dict, repr=False)  # derived values, valid until the next change
+
+    def changed(self) -> None:
+        self.version += 1
+        if self.memo:
+            self.memo.clear()
 
     def add(self, component: Component) -> None:
         self.components[component.id] = component
@@ -50,7 +56,7 @@ class State:
         else:
             target.append(component)
         component.zone = zone
-        self.version += 1
+        self.changed()
 
     def to_json(self) -> dict:
         return {

@@ -1,24 +1,35 @@
-"""Expression nodes. Each checks itself against a Scope and compiles to `f(rt, env) -> value`."""
+"""Expression nodes. Each checks itself against a Scope and generates Python source for itself.
+
+`code(scope, names)` returns a Python expression; `names` maps the language's variables in
+view to the Python text that reads them (`env['x']` for a block's variables, `v_x` for a
+quantifier's variable, `a0` for a function's parameter). `compile(scope)` wraps that code in a
+function `f(rt, env)` for the statements to call.
+"""
 from __future__ import annotations
 
-import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..builtins import BUILTINS, COMPONENT_ATTRIBUTES
 from ..diagnostics import Position, did_you_mean
-from ..state import player_zone
 from .scope import Scope
 
-
-def _failed(rt, env):
-    raise AssertionError("a rule that failed to compile was run")
+FAILED = "None"  # the code emitted for a node that failed to check; never run (loading fails)
 
 
 class Expr:
     pos: Position
 
-    def compile(self, scope: Scope):
+    def code(self, scope: Scope, names: dict[str, str]) -> str:
         raise NotImplementedError
+
+    def compile(self, scope: Scope):
+        names = {name: f"env[{name!r}]" for name in scope.locals}
+        names["you"] = "env['you']"
+        names["self"] = "env['self']"
+        return scope.codegen.expression(self.code(scope, names))
+
+    def is_simple(self, code: str) -> bool:
+        return code.isidentifier() or code.startswith("env[")
 
 
 @dataclass
@@ -26,9 +37,8 @@ class Literal(Expr):
     pos: Position
     value: object
 
-    def compile(self, scope):
-        value = self.value
-        return lambda rt, env: value
+    def code(self, scope, names):
+        return repr(self.value)
 
 
 @dataclass
@@ -36,37 +46,37 @@ class Name(Expr):
     pos: Position
     name: str
 
-    def compile(self, scope: Scope):
+    def code(self, scope: Scope, names):
         name, symbols = self.name, scope.symbols
-        if name in scope.locals:
-            return lambda rt, env: env[name]
+        if name in names and name not in ("you", "self"):
+            return names[name]
         if name == "you":
             if scope.pure:
                 scope.error("LX318", "a function cannot use `you`: pass the player as a parameter", self.pos)
-            return lambda rt, env: env["you"]
+            return names.get("you", FAILED)
         if name == "self":
             if not scope.has_self:
                 scope.error("LX304", "`self` is only known inside a piece's ability", self.pos)
-            return lambda rt, env: env["self"]
+            return names.get("self", FAILED)
         if name == "players":
-            return lambda rt, env: rt.players
+            return "rt.players"
         if name == "locations":
-            return lambda rt, env: rt.board.locations
+            return "rt.board.locations"
         what = symbols.kind_of(name)
         if what in ("kind", "trait", "player", "connection"):
-            return lambda rt, env: name
+            return repr(name)
         if what == "zone":
             if symbols.zones[name]:
                 scope.error("LX305", f"zone `{name}` belongs to each player: write `{name}(player)`", self.pos)
-            return lambda rt, env: name
+            return repr(name)
         if what == "variable":
             if symbols.variables[name]:
                 scope.error("LX305", f"variable `{name}` belongs to each player: write `{name}(player)`", self.pos)
-            return lambda rt, env: rt.state.variables[name]
+            return f"rt.state.variables[{name!r}]"
         if what == "function" and symbols.functions[name] == 0:
-            return Call(self.pos, name, []).compile(scope)
-        scope.error("LX302", f"unknown name `{name}`", self.pos, hint=did_you_mean(name, scope.visible_names()))
-        return _failed
+            return Call(self.pos, name, []).code(scope, names)
+        scope.error("LX302", f"unknown name `{name}`", self.pos, hint=did_you_mean(name, scope.visible_names() | set(names)))
+        return FAILED
 
 
 @dataclass
@@ -75,60 +85,78 @@ class Call(Expr):
     name: str
     args: list[Expr]
 
-    def compile(self, scope: Scope):
+    def code(self, scope: Scope, names):
         symbols, name = scope.symbols, self.name
-        args = [a.compile(scope) for a in self.args]
+        args = [a.code(scope, names) for a in self.args]
         if name in symbols.functions:
-            self._arity(scope, symbols.functions[name])
-            return _function_call(name, args)
+            if not self._arity(scope, symbols.functions[name]):
+                return FAILED
+            parts = symbols.inlinable.get(name)
+            if parts and all(self.is_simple(a) for a in args) and name not in scope.inlining and len(scope.inlining) < 4:
+                # A small function without loops: its code, with the arguments in place of the parameters.
+                inner = replace(scope, inlining=scope.inlining + (name,), pure=True)
+                codes = [expr.code(inner.with_locals(*params), dict(zip(params, args))) for params, expr in parts]
+                return "(" + " + ".join(codes) + ")" if len(codes) > 1 else codes[0]
+            return f"fn_{name}(rt{''.join(', ' + a for a in args)})"
         if name in symbols.zones or name in symbols.variables:
             per_player = symbols.zones.get(name, symbols.variables.get(name))
             if not per_player:
                 scope.error("LX305", f"`{name}` is shared, not per player: write `{name}` alone", self.pos)
-            self._arity(scope, 1)
-            (player,) = args or [_failed]
+            if not self._arity(scope, 1):
+                return FAILED
             if name in symbols.zones:
-                return lambda rt, env: player_zone(name, player(rt, env))
-            return lambda rt, env: rt.state.variables[name][player(rt, env)]
+                return f"({name + '/'!r} + {args[0]})"
+            return f"rt.state.variables[{name!r}][{args[0]}]"
         if name in BUILTINS:
             function, arity, _ = BUILTINS[name]
-            self._arity(scope, arity)
-            if arity == 1:
-                (a,) = args or [_failed]
-                return lambda rt, env: function(rt, a(rt, env))
-            if arity == 2 and len(args) == 2:
-                a, b = args
-                return lambda rt, env: function(rt, a(rt, env), b(rt, env))
-            return lambda rt, env: function(rt, *[f(rt, env) for f in args])
+            if not self._arity(scope, arity):
+                return FAILED
+            if name == "top" and self.is_simple(args[0]):
+                return f"(Z[{args[0]}][-1] if Z[{args[0]}] else None)"
+            if name == "tops":
+                return f"[Z[_l][-1] for _l in {args[0]} if Z[_l]]"
+            if name in ("adjacent", "ray") and self._literal_connections(scope):
+                # Connection types written out: pass them as a constant tuple, straight to the board.
+                via = scope.codegen.constant(self._literal_connections(scope), "via")
+                rest = "".join(", " + a for a in args[2:])
+                return f"rt.board.{name}({args[0]}, {via}{rest})"
+            return f"{scope.codegen.constant(function, name)}(rt{''.join(', ' + a for a in args)})"
         if name in symbols.procedures:
             scope.error("LX306", f"`{name}` is a procedure: call it as a statement, not inside an expression", self.pos)
-            return _failed
+            return FAILED
         known = set(symbols.functions) | set(BUILTINS) | {z for z, per in symbols.zones.items() if per}
         scope.error("LX303", f"unknown function `{name}`", self.pos, hint=did_you_mean(name, known))
-        return _failed
+        return FAILED
 
-    def _arity(self, scope: Scope, expected: int) -> None:
+    def _literal_connections(self, scope: Scope) -> tuple | None:
+        via = self.args[1] if len(self.args) > 1 else None
+        items = via.items if isinstance(via, ListOf) else [via]
+        if all(isinstance(i, Name) and i.name in scope.symbols.connections for i in items):
+            return tuple(i.name for i in items)
+        return None
+
+    def _arity(self, scope: Scope, expected: int) -> bool:
         if len(self.args) != expected:
             scope.error("LX307", f"`{self.name}` takes {expected} argument(s), not {len(self.args)}", self.pos)
+            return False
+        return True
 
 
-def _function_call(name: str, args: list):
-    """A derived value: recomputed from the state, cached only while the state does not change."""
+def _top_of_simple(expr: Expr, scope: Scope, names) -> str | None:
+    """For `top(x)` with x a plain variable: the code of x's stack (`Z[x]`), to inline the lookup."""
+    if isinstance(expr, Call) and expr.name == "top" and len(expr.args) == 1 and expr.name not in scope.symbols.functions:
+        location = expr.args[0].code(scope, names)
+        if expr.is_simple(location):
+            return f"Z[{location}]"
+    return None
 
-    def call(rt, env):
-        if rt.memo_version != rt.state.version:
-            rt.memo.clear()
-            rt.memo_version = rt.state.version
-        key = (name, *[a(rt, env) for a in args])
-        try:
-            return rt.memo[key]
-        except KeyError:
-            value = rt.memo[key] = rt.program.functions[name](rt, key[1:])
-            return value
-        except TypeError:  # an unhashable argument (a list): no caching
-            return rt.program.functions[name](rt, key[1:])
 
-    return call
+def _helper(scope: Scope, name: str, source: str):
+    """A small named helper function in the generated namespace (defined once)."""
+    namespace = scope.codegen.namespace
+    if name not in namespace:
+        exec(source, namespace)
+    return name
 
 
 @dataclass
@@ -137,22 +165,29 @@ class Attribute(Expr):
     subject: Expr
     name: str
 
-    def compile(self, scope: Scope):
-        subject, name = self.subject.compile(scope), self.name
+    def code(self, scope: Scope, names):
+        subject, name = self.subject.code(scope, names), self.name
+        stack = _top_of_simple(self.subject, scope, names)
+        if name == "location" and self.is_simple(subject):
+            return f"({subject}.zone if {subject} is not None and {subject}.zone in rt.board.index else None)"
         if name == "location":
-            def location(rt, env):
-                c = subject(rt, env)
-                return c.zone if c is not None and c.zone in rt.board.index else None
-            return location
+            helper = _helper(scope, "_location", "def _location(rt, c):\n"
+                             "    return c.zone if c is not None and c.zone in rt.board.index else None")
+            return f"{helper}(rt, {subject})"
         if name in COMPONENT_ATTRIBUTES:
-            getter = operator.attrgetter(name)
-            return lambda rt, env: None if (c := subject(rt, env)) is None else getter(c)
-        if name in scope.symbols.properties:
-            default = scope.symbols.properties[name]
-            return lambda rt, env: None if (c := subject(rt, env)) is None else c.props.get(name, default)
-        known = set(COMPONENT_ATTRIBUTES) | set(scope.symbols.properties)
-        scope.error("LX308", f"components have no attribute `{name}`", self.pos, hint=did_you_mean(name, known))
-        return _failed
+            read = "{0}." + name
+        elif name in scope.symbols.properties:
+            read = "{0}.props.get(" + repr(name) + ", " + repr(scope.symbols.properties[name]) + ")"
+        else:
+            known = set(COMPONENT_ATTRIBUTES) | set(scope.symbols.properties)
+            scope.error("LX308", f"components have no attribute `{name}`", self.pos, hint=did_you_mean(name, known))
+            return FAILED
+        if stack:
+            return f"({read.format(stack + '[-1]')} if {stack} else None)"
+        if self.is_simple(subject):
+            return f"(None if {subject} is None else {read.format(subject)})"
+        helper = _helper(scope, f"_attr_{name}", f"def _attr_{name}(c):\n    return None if c is None else {read.format('c')}")
+        return f"{helper}({subject})"
 
 
 @dataclass
@@ -162,26 +197,29 @@ class Is(Expr):
     name: str
     negated: bool = False
 
-    def compile(self, scope: Scope):
-        subject, name, symbols = self.subject.compile(scope), self.name, scope.symbols
+    def code(self, scope: Scope, names):
+        subject, name, symbols = self.subject.code(scope, names), self.name, scope.symbols
         if name in symbols.kinds:
-            test = lambda rt, env: (c := subject(rt, env)) is not None and c.kind == name
+            test = "{0}.kind == " + repr(name)
         elif name in symbols.traits:
-            test = lambda rt, env: (c := subject(rt, env)) is not None and c.kind in rt.program.kinds_with_trait[name]
+            test = "{0}.kind in " + scope.codegen.constant(scope.symbols.trait_kinds(name), "trait")
         else:
             hint = did_you_mean(name, set(symbols.kinds) | symbols.traits)
             scope.error("LX309", f"`is {name}`: `{name}` is neither a kind of piece nor a trait", self.pos, hint=hint)
-            return _failed
-        if self.negated:
-            return lambda rt, env: not test(rt, env)
-        return test
+            return FAILED
+        stack = _top_of_simple(self.subject, scope, names)
+        if stack:
+            code = f"({test.format(stack + '[-1]')} if {stack} else False)"
+        elif self.is_simple(subject):
+            code = f"({subject} is not None and {test.format(subject)})"
+        else:
+            helper = _helper(scope, f"_is_{name}", f"def _is_{name}(c):\n    return c is not None and {test.format('c')}")
+            code = f"{helper}({subject})"
+        return f"(not {code})" if self.negated else code
 
 
-OPERATORS = {
-    "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "in": lambda a, b: a in b,
-    "not in": lambda a, b: a not in b,
-}
+PYTHON_OPERATORS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*",
+                    "in": "in", "not in": "not in", "and": "and", "or": "or"}
 
 
 @dataclass
@@ -191,19 +229,13 @@ class Binary(Expr):
     left: Expr
     right: Expr
 
-    def compile(self, scope: Scope):
-        left, right = self.left.compile(scope), self.right.compile(scope)
-        op = self.op
-        if op == "=":
-            return lambda rt, env: left(rt, env) == right(rt, env)
-        if op == "!=":
-            return lambda rt, env: left(rt, env) != right(rt, env)
-        if op == "and":
-            return lambda rt, env: left(rt, env) and right(rt, env)
-        if op == "or":
-            return lambda rt, env: left(rt, env) or right(rt, env)
-        function = OPERATORS[op]
-        return lambda rt, env: function(left(rt, env), right(rt, env))
+    def code(self, scope, names):
+        if self.op in ("=", "!=") and isinstance(self.right, Literal) and self.right.value is None:
+            stack = _top_of_simple(self.left, scope, names)
+            if stack:  # `top(s) = none`: is the stack empty?
+                return f"(not {stack})" if self.op == "=" else f"(not not {stack})"
+            return f"({self.left.code(scope, names)} is {'' if self.op == '=' else 'not '}None)"
+        return f"({self.left.code(scope, names)} {PYTHON_OPERATORS[self.op]} {self.right.code(scope, names)})"
 
 
 @dataclass
@@ -211,9 +243,8 @@ class Not(Expr):
     pos: Position
     operand: Expr
 
-    def compile(self, scope):
-        operand = self.operand.compile(scope)
-        return lambda rt, env: not operand(rt, env)
+    def code(self, scope, names):
+        return f"(not {self.operand.code(scope, names)})"
 
 
 @dataclass
@@ -221,9 +252,8 @@ class Negate(Expr):
     pos: Position
     operand: Expr
 
-    def compile(self, scope):
-        operand = self.operand.compile(scope)
-        return lambda rt, env: -operand(rt, env)
+    def code(self, scope, names):
+        return f"(-{self.operand.code(scope, names)})"
 
 
 @dataclass
@@ -233,9 +263,9 @@ class Conditional(Expr):
     then: Expr
     otherwise: Expr
 
-    def compile(self, scope):
-        test, then, otherwise = self.test.compile(scope), self.then.compile(scope), self.otherwise.compile(scope)
-        return lambda rt, env: then(rt, env) if test(rt, env) else otherwise(rt, env)
+    def code(self, scope, names):
+        test, then, other = (e.code(scope, names) for e in (self.test, self.then, self.otherwise))
+        return f"({then} if {test} else {other})"
 
 
 @dataclass
@@ -243,9 +273,8 @@ class ListOf(Expr):
     pos: Position
     items: list[Expr]
 
-    def compile(self, scope):
-        items = [i.compile(scope) for i in self.items]
-        return lambda rt, env: [i(rt, env) for i in items]
+    def code(self, scope, names):
+        return "[" + ", ".join(i.code(scope, names) for i in self.items) + "]"
 
 
 @dataclass
@@ -260,80 +289,44 @@ class Quantifier(Expr):
     while_: Expr | None
     value: Expr | None
 
-    def compile(self, scope: Scope):
-        inner = scope.with_locals(self.variable)
-        source = self.source.compile(scope)
-        where = self.where.compile(inner) if self.where else None
-        while_ = self.while_.compile(inner) if self.while_ else None
-        value = self.value.compile(inner) if self.value else None
-        if self.quantifier in ("sum", "max", "min") and value is None:
-            value = lambda rt, env: env[var]
-        if self.quantifier in ("any", "all", "count", "select", "first") and self.value is not None:
-            scope.error("LX310", f"`{self.quantifier}(...)` takes no `: value` part", self.value.pos)
-        var, quantifier = self.variable, self.quantifier
-
-        def items(rt, env):
-            saved = env.get(var, _MISSING)
-            try:
-                for item in source(rt, env):
-                    env[var] = item
-                    if while_ is not None and not while_(rt, env):
-                        break
-                    if where is None or where(rt, env):
-                        yield item
-            finally:
-                if saved is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = saved
-
-        if quantifier == "count":
-            if while_ is None and where is not None:
-                return _fast_count(var, source, where)
-            return lambda rt, env: sum(1 for _ in items(rt, env))
-        if quantifier == "select":
-            return lambda rt, env: list(items(rt, env))
-        if quantifier == "first":
-            return lambda rt, env: next(items(rt, env), None)
-        if quantifier == "any":
-            return lambda rt, env: any(True for _ in items(rt, env))
-        if quantifier == "all":
-            return _all(var, source, where or (lambda rt, env: True))
-        if quantifier == "sum":
-            return lambda rt, env: sum([value(rt, env) for _ in items(rt, env)])
-        pick = max if quantifier == "max" else min
-        return lambda rt, env: pick([value(rt, env) for _ in items(rt, env)], default=None)
+    def code(self, scope: Scope, names):
+        q, var = self.quantifier, f"v_{self.variable}"
+        source = self.source.code(scope, names)
+        inner_scope = scope.with_locals(self.variable)
+        inner = {**names, self.variable: var}
+        where = self.where.code(inner_scope, inner) if self.where else None
+        if self.value is not None and q in ("any", "all", "count", "select", "first"):
+            scope.error("LX310", f"`{q}(...)` takes no `: value` part", self.value.pos)
+        value = self.value.code(inner_scope, inner) if self.value else var
+        if self.while_:
+            source = f"takewhile(lambda {var}: {self.while_.code(inner_scope, inner)}, {source})"
+            head = f"for {var} in {source}"
+        elif isinstance(self.source, Call) and self.source.name == "tops" and self.source.name not in scope.symbols.functions:
+            # over the top components of locations: one comprehension, not two nested ones
+            place = scope.codegen.temp()
+            head = f"for {place} in {self.source.args[0].code(scope, names)} if Z[{place}] for {var} in [Z[{place}][-1]]"
+        else:
+            head = f"for {var} in {source}"
+        loop = head + (f" if {where}" if where and q != "all" else "")
+        if q == "count":
+            return f"len([0 {loop}])"
+        if q == "select":
+            return f"[{var} {loop}]"
+        if q == "first":
+            return f"next(({var} {loop}), None)"
+        if q == "any":
+            return f"any([True {loop}])" if not where else f"next((True {loop}), False)"
+        if q == "all":
+            return f"all({where or 'True'} {head})"
+        if q == "sum":
+            return f"sum([{value} {loop}])"
+        return f"{q}([{value} {loop}], default=None)"
 
 
-_MISSING = object()
-
-
-def _fast_count(var, source, where):
-    def count(rt, env):
-        saved = env.get(var, _MISSING)
-        n = 0
-        for item in source(rt, env):
-            env[var] = item
-            if where(rt, env):
-                n += 1
-        if saved is not _MISSING:
-            env[var] = saved
-        return n
-
-    return count
-
-
-def _all(var, source, test):
-    def every(rt, env):
-        saved = env.get(var, _MISSING)
-        result = True
-        for item in source(rt, env):
-            env[var] = item
-            if not test(rt, env):
-                result = False
-                break
-        if saved is not _MISSING:
-            env[var] = saved
-        return result
-
-    return every
+def quantified_code(expr: Expr) -> bool:
+    """Does this expression loop (a quantifier anywhere inside)? Such functions are worth caching."""
+    if isinstance(expr, Quantifier):
+        return True
+    return any(quantified_code(v) for v in vars(expr).values() if isinstance(v, Expr)) or any(
+        quantified_code(i) for v in vars(expr).values() if isinstance(v, list) for i in v if isinstance(i, Expr)
+    )

@@ -21,6 +21,12 @@ class Symbols:
     procedures: dict[str, int] = field(default_factory=dict)
     abilities: set[str] = field(default_factory=set)
     events: dict[str, int] = field(default_factory=dict)  # custom event -> number of parameters
+    trait_members: dict[str, frozenset] = field(default_factory=dict)  # trait -> kinds that have it
+    handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
+    inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] cheap enough to inline
+
+    def trait_kinds(self, trait: str) -> frozenset:
+        return self.trait_members.get(trait, frozenset())
 
     def kind_of(self, name: str) -> str | None:
         for what, table in (
@@ -45,6 +51,8 @@ class Scope:
     has_self: bool = False  # inside a piece's ability
     in_always: bool = False
     pure: bool = False  # inside a function: the value may depend only on the parameters and the state
+    codegen: object = None  # the CodeGen shared by the whole ruleset
+    inlining: tuple[str, ...] = ()  # functions being inlined here (no function is inlined into itself)
 
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))

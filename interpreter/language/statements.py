@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..decisions import PASS, Decision
 from ..diagnostics import Position, RuleRuntimeError, did_you_mean
 from ..runtime import EndTurn, GameOver, Result, Return, Signal
-from .expressions import Expr, Name, Call, Attribute
+from .expressions import Attribute, Call, Expr, Name, Quantifier
 from .scope import Scope
 
 
@@ -49,22 +49,24 @@ class Block:
     def decides(self, deciding):
         return any(s.decides(deciding) for s in self.statements)
 
-    def compile(self, scope: Scope, deciding: Deciding):
+    def compile(self, scope: Scope, deciding: Deciding, catch_return: bool = False):
+        """Returns (closure, is_generator). `catch_return`: the block is a procedure's body."""
         steps = []
         for statement in self.statements:
             function, generator = statement.compile(scope, deciding)
             steps.append((function, generator, statement.pos))
             if statement.binds():
                 scope = scope.with_locals(*statement.binds())
+        stop = Return if catch_return else _Never
         if not any(generator for _, generator, _ in steps):
             plain = [(f, pos) for f, _, pos in steps]
-            if len(plain) == 1:
-                return _guarded(*plain[0]), False
 
             def run(rt, env):
                 for function, pos in plain:
                     try:
                         function(rt, env)
+                    except stop:
+                        return
                     except (Signal, RuleRuntimeError):
                         raise
                     except Exception as error:
@@ -79,6 +81,8 @@ class Block:
                         yield from function(rt, env)
                     else:
                         function(rt, env)
+                except stop:
+                    return
                 except (Signal, RuleRuntimeError):
                     raise
                 except Exception as error:
@@ -87,16 +91,8 @@ class Block:
         return run_deciding, True
 
 
-def _guarded(function, pos):
-    def run(rt, env):
-        try:
-            function(rt, env)
-        except (Signal, RuleRuntimeError):
-            raise
-        except Exception as error:
-            raise RuleRuntimeError(pos, f"{type(error).__name__}: {error}") from error
-
-    return run
+class _Never(Exception):
+    """Caught by nothing: a block that is not a procedure's body lets `Return` through."""
 
 
 def run_body(body, generator):
@@ -150,7 +146,7 @@ class Set(Stmt):
 
             def set_variable(rt, env):
                 rt.state.variables[name] = value(rt, env)
-                rt.state.version += 1
+                rt.state.changed()
 
             return set_variable, False
         if isinstance(target, Call) and symbols.variables.get(target.name) and len(target.args) == 1:
@@ -158,7 +154,7 @@ class Set(Stmt):
 
             def set_player_variable(rt, env):
                 rt.state.variables[name][player(rt, env)] = value(rt, env)
-                rt.state.version += 1
+                rt.state.changed()
 
             return set_player_variable, False
         if isinstance(target, Attribute) and target.name in symbols.properties:
@@ -166,7 +162,7 @@ class Set(Stmt):
 
             def set_property(rt, env):
                 subject(rt, env).props[name] = value(rt, env)
-                rt.state.version += 1
+                rt.state.changed()
 
             return set_property, False
         scope.error("LX311", "`set` needs a variable, a player's variable `name(player)` or a property `piece.name`", self.pos)
@@ -207,9 +203,22 @@ class Shuffle(Stmt):
 
         def shuffle(rt, env):
             rt.state.rng.shuffle(rt.state.zones[zone(rt, env)])
-            rt.state.version += 1
+            rt.state.changed()
 
         return shuffle, False
+
+
+def _no_event(rt, env):
+    return
+    yield  # pragma: no cover - makes this a generator
+
+
+def _start_and_end(scope: Scope, name: str):
+    """The runners of `start of NAME` and `end of NAME`; nothing to run if no rule listens."""
+    handled = scope.symbols.handled
+    start = _event_runner(("start", name), [], True)[0] if ("start", name) in handled else _no_event
+    end = _event_runner(("end", name), [], True)[0] if ("end", name) in handled else _no_event
+    return start, end
 
 
 def _event_runner(key, args, generator):
@@ -267,8 +276,8 @@ class CallProcedure(Stmt):
             scope.error("LX307", f"`{self.name}` takes {procedures[self.name]} argument(s), not {len(self.args)}", self.pos)
         args, name = [a.compile(scope) for a in self.args], self.name
         if self.decides(deciding):
-            def call(rt, env):
-                yield from rt.program.procedures[name](rt, env, [a(rt, env) for a in args])
+            def call(rt, env):  # returns the procedure's generator, for the caller to `yield from`
+                return rt.program.procedures[name](rt, env, [a(rt, env) for a in args])
             return call, True
 
         def call_plain(rt, env):
@@ -366,7 +375,7 @@ class Rank(Stmt):
 
         def rank(rt, env):
             def value(name, player):
-                return rt.program.functions[name](rt, (player,))
+                return rt.program.functions[name](rt, player)
 
             table = {p: tuple(value(n, p) * (1 if order == "most" else -1) for order, n in keys) for p in rt.players}
             best = max(table.values())
@@ -470,23 +479,22 @@ class ForEach(Stmt):
 
     def compile(self, scope, deciding):
         inner = scope.with_locals(self.variable)
-        source = self.source.compile(scope)
-        where = self.where.compile(inner) if self.where else (lambda rt, env: True)
+        # The items are selected once, when the loop starts; the body may then change the state.
+        selection = Quantifier(self.pos, "select", self.variable, self.source, self.where, None, None)
+        source = selection.compile(scope)
         body, generator = self.body.compile(inner, deciding)
         var = self.variable
         if generator:
             def loop(rt, env):
-                for item in list(source(rt, env)):
+                for item in source(rt, env):
                     env[var] = item
-                    if where(rt, env):
-                        yield from body(rt, env)
+                    yield from body(rt, env)
             return loop, True
 
         def loop_plain(rt, env):
-            for item in list(source(rt, env)):
+            for item in source(rt, env):
                 env[var] = item
-                if where(rt, env):
-                    body(rt, env)
+                body(rt, env)
 
         return loop_plain, False
 
@@ -543,15 +551,10 @@ class Choose(Stmt):
         return self.otherwise.statements if self.otherwise else []
 
     def compile(self, scope: Scope, deciding):
-        sources, inner = [], scope
-        for name, source in self.bindings:
-            sources.append(source.compile(inner))
-            inner = inner.with_locals(name)
-        where = self.where.compile(inner) if self.where else None
+        enumerate_options = self._options(scope)
         by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
         names, decision_name, optional = tuple(self.binds()), self.name, self.optional
-        enumerate_options = _enumerator(names, sources, where)
 
         def choose(rt, env):
             options = enumerate_options(rt, env)
@@ -571,37 +574,18 @@ class Choose(Stmt):
 
         return choose, True
 
-
-def _enumerator(names, sources, where):
-    """Every combination of the bound values, in order, that satisfies `where`."""
-    if len(names) == 1:
-        (name,), (source,) = names, sources
-
-        def single(rt, env):
-            options = []
-            for value in source(rt, env):
-                env[name] = value
-                if where is None or where(rt, env):
-                    options.append((value,))
-            return options
-
-        return single
-
-    def product(rt, env):
-        options = []
-
-        def walk(depth, chosen):
-            for value in sources[depth](rt, env):
-                env[names[depth]] = value
-                if depth + 1 < len(names):
-                    walk(depth + 1, chosen + (value,))
-                elif where is None or where(rt, env):
-                    options.append(chosen + (value,))
-
-        walk(0, ())
-        return options
-
-    return product
+    def _options(self, scope: Scope):
+        """Every combination of the bound values, in order, that satisfies `where`: one comprehension."""
+        names = {name: f"env[{name!r}]" for name in scope.locals}
+        names["you"], names["self"] = "env['you']", "env['self']"
+        loops, inner = [], scope
+        for name, source in self.bindings:
+            loops.append(f"for v_{name} in {source.code(inner, names)}")
+            inner = inner.with_locals(name)
+            names = {**names, name: f"v_{name}"}
+        condition = f" if {self.where.code(inner, names)}" if self.where else ""
+        values = "".join(f"v_{name}, " for name, _ in self.bindings)
+        return scope.codegen.expression(f"[({values}) {' '.join(loops)}{condition}]")
 
 
 @dataclass
@@ -673,8 +657,7 @@ class Turn(Stmt):
     def compile(self, scope, deciding):
         player = self.player.compile(scope)
         body = run_body(*self.body.compile(scope, deciding))
-        start, _ = _event_runner(("start", "turn"), [], True)
-        end, _ = _event_runner(("end", "turn"), [], True)
+        start, end = _start_and_end(scope, "turn")
 
         def turn(rt, env):
             saved = env["you"]
@@ -702,8 +685,9 @@ class Phase(Stmt):
 
     def compile(self, scope, deciding):
         body = run_body(*self.body.compile(scope, deciding))
-        start, _ = _event_runner(("start", self.name), [], True)
-        end, _ = _event_runner(("end", self.name), [], True)
+        start, end = _start_and_end(scope, self.name)
+        if start is _no_event and end is _no_event:
+            return body, True
 
         def phase(rt, env):
             yield from start(rt, env)

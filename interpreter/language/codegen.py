@@ -1,0 +1,58 @@
+"""Expressions compile to Python source, one function each, executed once at load time.
+
+A whole expression then runs as a single Python function (quantifiers become comprehensions,
+`top(s)` an inline lookup) instead of a tree of closures: this is the simulation hot path.
+All generated functions of a ruleset share one namespace, so functions may call each other
+in any order of declaration.
+"""
+from __future__ import annotations
+
+import itertools
+
+
+class CodeGen:
+    def __init__(self):
+        self.namespace: dict = {"takewhile": itertools.takewhile, "MISSING": object()}
+        self._counter = itertools.count()
+
+    def constant(self, value, hint: str = "c") -> str:
+        name = f"_{hint}{next(self._counter)}"
+        self.namespace[name] = value
+        return name
+
+    def temp(self) -> str:
+        return f"_t{next(self._counter)}"
+
+    def define(self, name: str, params: list[str], body: str, prologue: str = ""):
+        """Define `def name(rt, *params): return body` in the shared namespace and return it."""
+        lines = [f"def {name}(rt, {', '.join(params)}):" if params else f"def {name}(rt):"]
+        if "Z[" in body or "Z[" in prologue:
+            lines.append("    Z = rt.state.zones")
+        if prologue:
+            lines.append(prologue)
+        lines.append(f"    return {body}")
+        source = "\n".join(lines)
+        exec(compile(source, f"<rules:{name}>", "exec"), self.namespace)
+        return self.namespace[name]
+
+    def cached(self, name: str, number: int, params: list[str], compute: str):
+        """`name(rt, *params)`: `compute`'s value, kept in the state's memo until the state changes."""
+        key = f"({number}, {', '.join(params)},)"
+        source = "\n".join([
+            f"def {name}(rt, {', '.join(params)}):",
+            "    memo = rt.state.memo",
+            f"    key = {key}",
+            "    try:",
+            "        return memo[key]",
+            "    except KeyError:",
+            f"        value = memo[key] = {compute}(rt, {', '.join(params)})",
+            "        return value",
+            "    except TypeError:  # an unhashable argument (a list): computed every time",
+            f"        return {compute}(rt, {', '.join(params)})",
+        ])
+        exec(compile(source, f"<rules:{name}>", "exec"), self.namespace)
+        return self.namespace[name]
+
+    def expression(self, body: str):
+        """A function `f(rt, env)` evaluating generated code `body`."""
+        return self.define(f"_expr{next(self._counter)}", ["env"], body)
