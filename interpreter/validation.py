@@ -1,0 +1,30 @@
+"""`ludolex validate`: load rulesets and their scenario files, and gather every diagnostic."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .diagnostics import Diagnostic, LudolexError
+from .ruleset import MANIFEST, load_ruleset
+from .scenarios import load_scenarios
+
+
+def ruleset_folders(path: Path) -> list[Path]:
+    """The ruleset folders at or under `path` (a ruleset, or a folder of rulesets)."""
+    if (path / MANIFEST).exists():
+        return [path]
+    return sorted(p.parent for p in path.glob(f"*/{MANIFEST}"))
+
+
+def validate(path: Path) -> list[Diagnostic]:
+    diagnostics: list[Diagnostic] = []
+    for folder in ruleset_folders(path):
+        try:
+            load_ruleset(folder)
+        except LudolexError as error:
+            diagnostics += error.diagnostics
+        for scenario_file in sorted((folder / "tests").glob("*.yaml")):
+            try:
+                load_scenarios(scenario_file)
+            except LudolexError as error:
+                diagnostics += error.diagnostics
+    return diagnostics
