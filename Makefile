@@ -12,7 +12,7 @@ $(BIN)/ludolex: pyproject.toml
 	touch $@
 
 game: $(BIN)/ludolex  ## one simulated game of Cernunos between two random bots, move by move
-	$(BIN)/ludolex play cernunos --green bot --purple bot --seed 1
+	$(BIN)/ludolex play cernunos --seed 1
 
 test: $(BIN)/ludolex  ## the whole test suite: engine tests and every game's scenarios
 	$(BIN)/python -m pytest
