@@ -90,25 +90,26 @@ def roll(rt, sides):
     return rt.state.rng.randint(1, sides)
 
 
+# name: (function, argument types, type of the result). "zone" accepts a location too (a
+# location is a zone); "via" is a connection type or a list of them.
 BUILTINS = {
-    # name: (function, number of arguments, what it returns)
-    "top": (top, 1, "component"),
-    "bottom": (bottom, 1, "component"),
-    "pieces": (pieces, 1, "list"),
-    "tops": (tops, 1, "list"),
-    "occupied": (occupied, 1, "list"),
-    "empty": (empty, 1, "bool"),
-    "beneath": (beneath, 1, "list"),
-    "on_top": (on_top, 1, "bool"),
-    "kinds": (kinds, 1, "list"),
-    "adjacent": (adjacent, 2, "list"),
-    "ray": (ray, 3, "list"),
-    "step": (step, 3, "location"),
-    "direction": (direction, 2, "text"),
-    "index": (index, 1, "number"),
-    "next": (next_player, 1, "player"),
-    "size": (size, 1, "number"),
-    "roll": (roll, 1, "number"),
+    "top": (top, ("zone",), "component"),
+    "bottom": (bottom, ("zone",), "component"),
+    "pieces": (pieces, ("zone",), "list"),
+    "tops": (tops, ("list",), "list"),
+    "occupied": (occupied, ("list",), "list"),
+    "empty": (empty, ("zone",), "bool"),
+    "beneath": (beneath, ("component",), "list"),
+    "on_top": (on_top, ("component",), "bool"),
+    "kinds": (kinds, ("zone",), "list"),
+    "adjacent": (adjacent, ("location", "via"), "list"),
+    "ray": (ray, ("location", "via", "number"), "list"),
+    "step": (step, ("location", "text", "via"), "location"),
+    "direction": (direction, ("location", "location"), "text"),
+    "index": (index, ("location",), "number"),
+    "next": (next_player, ("player",), "player"),
+    "size": (size, ("collection",), "number"),
+    "roll": (roll, ("number",), "number"),
 }
 
-COMPONENT_ATTRIBUTES = ("id", "kind", "owner", "zone", "location")
+COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "zone": "zone", "location": "location"}

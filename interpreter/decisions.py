@@ -18,7 +18,7 @@ class Decision:
     """Raised to the caller of `Game` whenever a rule leaves a choice to a player.
 
     `options` is a list of tuples, one value per variable the rule binds (a kind, a location...),
-    or `PASS` when passing is allowed. `labels()` gives each option as text, e.g. "boar c2".
+    or `PASS` when passing is allowed. `labels()` gives each option as text, e.g. "stone c2".
     """
 
     __slots__ = ("name", "player", "variables", "options")
@@ -45,7 +45,7 @@ class Decision:
         return {name: render_value(v) for name, v in zip(self.variables, option)}
 
     def index_of(self, choice) -> int:
-        """The index of an option given as an index, a label ("boar c2") or a dict of values."""
+        """The index of an option given as an index, a label ("stone c2") or a dict of values."""
         if isinstance(choice, int):
             if not 0 <= choice < len(self.options):
                 raise ValueError(f"option {choice} out of range 0..{len(self.options) - 1}")

@@ -1,10 +1,9 @@
 """A game in progress: run the rules until a player must decide, then resume with `choose`.
 
->>> from interpreter import load, Game
->>> game = Game(load("cernunos"), seed=7)
->>> game.decision.name, game.decision.player
-('place', 'green')
->>> game.choose("boar c2")
+    from interpreter import load, Game
+    game = Game(load("rulesets/mygame"), seed=7)
+    game.decision.name, game.decision.player, game.decision.labels()   # ('place', 'red', ['stone a1', ...])
+    game.choose("stone c2")
 """
 from __future__ import annotations
 
@@ -60,7 +59,7 @@ class Game:
             raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)")
 
     def choose(self, choice) -> None:
-        """Resume with an option given by index, by label ("boar c2") or as a dict of its values."""
+        """Resume with an option given by index, by label ("stone c2") or as a dict of its values."""
         if self.decision is None:
             raise RuntimeError("the game is not waiting for a decision")
         index = self.decision.index_of(choice)

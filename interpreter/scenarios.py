@@ -2,16 +2,16 @@
 
 A scenario file holds `scenarios:`, a list of entries like
 
-    - name: the boar pushes a token off the edge, and it comes back on the other side
-      rules: [CN-39]
+    - name: a pushed token leaves the board and comes back on the other side
+      rules: [XY-12]
       position:
-        variables: {current: green}
-        board: {d2: [purple deer]}
+        variables: {current: red}
+        board: {d2: [blue stone]}
       choices:
-        - place: boar c2
+        - place: pusher c2
         - push: d2
       expect:
-        board: {a2: [purple deer], d2: []}
+        board: {a2: [blue stone], d2: []}
 
 Components are written "owner kind" (or "kind" for shared ones), stacks bottom to top.
 """

@@ -12,12 +12,14 @@ from dataclasses import dataclass, replace
 from ..builtins import BUILTINS, COMPONENT_ATTRIBUTES
 from ..diagnostics import Position, did_you_mean
 from .scope import Scope
+from .types import ANY, check
 
 FAILED = "None"  # the code emitted for a node that failed to check; never run (loading fails)
 
 
 class Expr:
     pos: Position
+    type: str = ANY  # set by code(): what kind of value this expression gives
 
     def code(self, scope: Scope, names: dict[str, str]) -> str:
         raise NotImplementedError
@@ -38,7 +40,9 @@ class Literal(Expr):
     value: object
 
     def code(self, scope, names):
-        return repr(self.value)
+        value = self.value
+        self.type = "none" if value is None else "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else "text"
+        return repr(value)
 
 
 @dataclass
@@ -48,8 +52,13 @@ class Name(Expr):
 
     def code(self, scope: Scope, names):
         name, symbols = self.name, scope.symbols
+        self.type = ANY
         if name in names and name not in ("you", "self"):
             return names[name]
+        self.type = {"you": "player", "self": "component", "players": "list", "locations": "list"}.get(name, ANY)
+        what = symbols.kind_of(name)
+        if what in ("kind", "trait", "player", "connection", "zone"):
+            self.type = what
         if name == "you":
             if scope.pure:
                 scope.error("LX318", "a function cannot use `you`: pass the player as a parameter", self.pos)
@@ -62,7 +71,6 @@ class Name(Expr):
             return "rt.players"
         if name == "locations":
             return "rt.board.locations"
-        what = symbols.kind_of(name)
         if what in ("kind", "trait", "player", "connection"):
             return repr(name)
         if what == "zone":
@@ -74,7 +82,10 @@ class Name(Expr):
                 scope.error("LX305", f"variable `{name}` belongs to each player: write `{name}(player)`", self.pos)
             return f"rt.state.variables[{name!r}]"
         if what == "function" and symbols.functions[name] == 0:
-            return Call(self.pos, name, []).code(scope, names)
+            call = Call(self.pos, name, [])
+            code = call.code(scope, names)
+            self.type = call.type
+            return code
         scope.error("LX302", f"unknown name `{name}`", self.pos, hint=did_you_mean(name, scope.visible_names() | set(names)))
         return FAILED
 
@@ -88,6 +99,7 @@ class Call(Expr):
     def code(self, scope: Scope, names):
         symbols, name = scope.symbols, self.name
         args = [a.code(scope, names) for a in self.args]
+        self.type = ANY
         if name in symbols.functions:
             if not self._arity(scope, symbols.functions[name]):
                 return FAILED
@@ -104,13 +116,17 @@ class Call(Expr):
                 scope.error("LX305", f"`{name}` is shared, not per player: write `{name}` alone", self.pos)
             if not self._arity(scope, 1):
                 return FAILED
+            check(scope, self.args[0].pos, "player", self.args[0].type, f"the player of `{name}(...)`")
             if name in symbols.zones:
+                self.type = "zone"
                 return f"({name + '/'!r} + {args[0]})"
             return f"rt.state.variables[{name!r}][{args[0]}]"
         if name in BUILTINS:
-            function, arity, _ = BUILTINS[name]
-            if not self._arity(scope, arity):
+            function, parameters, self.type = BUILTINS[name]
+            if not self._arity(scope, len(parameters)):
                 return FAILED
+            for number, (expected, arg) in enumerate(zip(parameters, self.args), 1):
+                check(scope, arg.pos, expected, arg.type, f"argument {number} of `{name}`")
             if name == "top" and self.is_simple(args[0]):
                 return f"(Z[{args[0]}][-1] if Z[{args[0]}] else None)"
             if name == "tops":
@@ -167,6 +183,8 @@ class Attribute(Expr):
 
     def code(self, scope: Scope, names):
         subject, name = self.subject.code(scope, names), self.name
+        check(scope, self.subject.pos, "component", self.subject.type, f"the subject of `.{name}`")
+        self.type = COMPONENT_ATTRIBUTES.get(name, ANY)
         stack = _top_of_simple(self.subject, scope, names)
         if name == "location" and self.is_simple(subject):
             return f"({subject}.zone if {subject} is not None and {subject}.zone in rt.board.index else None)"
@@ -199,6 +217,8 @@ class Is(Expr):
 
     def code(self, scope: Scope, names):
         subject, name, symbols = self.subject.code(scope, names), self.name, scope.symbols
+        check(scope, self.subject.pos, "component", self.subject.type, f"the subject of `is {name}`")
+        self.type = "bool"
         if name in symbols.kinds:
             test = "{0}.kind == " + repr(name)
         elif name in symbols.traits:
@@ -230,6 +250,21 @@ class Binary(Expr):
     right: Expr
 
     def code(self, scope, names):
+        code = self._code(scope, names)
+        left, right, op = self.left.type, self.right.type, self.op
+        if op in ("+", "-", "*", "<", "<=", ">", ">="):
+            lists = op == "+" and "list" in (left, right)
+            for side in (self.left, self.right):
+                check(scope, side.pos, "list" if lists else "number", side.type, f"an operand of `{op}`")
+            self.type = ("list" if lists else "number") if op in "+-*" else "bool"
+        elif op in ("in", "not in"):
+            check(scope, self.right.pos, "collection", right, f"the right side of `{op}`")
+            self.type = "bool"
+        else:
+            self.type = "bool" if op in ("=", "!=") else ANY
+        return code
+
+    def _code(self, scope, names):
         if self.op in ("=", "!=") and isinstance(self.right, Literal) and self.right.value is None:
             stack = _top_of_simple(self.left, scope, names)
             if stack:  # `top(s) = none`: is the stack empty?
@@ -244,6 +279,7 @@ class Not(Expr):
     operand: Expr
 
     def code(self, scope, names):
+        self.type = "bool"
         return f"(not {self.operand.code(scope, names)})"
 
 
@@ -253,7 +289,10 @@ class Negate(Expr):
     operand: Expr
 
     def code(self, scope, names):
-        return f"(-{self.operand.code(scope, names)})"
+        code = self.operand.code(scope, names)
+        check(scope, self.operand.pos, "number", self.operand.type, "the operand of `-`")
+        self.type = "number"
+        return f"(-{code})"
 
 
 @dataclass
@@ -265,6 +304,7 @@ class Conditional(Expr):
 
     def code(self, scope, names):
         test, then, other = (e.code(scope, names) for e in (self.test, self.then, self.otherwise))
+        self.type = self.then.type if self.then.type == self.otherwise.type else ANY
         return f"({then} if {test} else {other})"
 
 
@@ -274,6 +314,7 @@ class ListOf(Expr):
     items: list[Expr]
 
     def code(self, scope, names):
+        self.type = "list"
         return "[" + ", ".join(i.code(scope, names) for i in self.items) + "]"
 
 
@@ -292,6 +333,8 @@ class Quantifier(Expr):
     def code(self, scope: Scope, names):
         q, var = self.quantifier, f"v_{self.variable}"
         source = self.source.code(scope, names)
+        check(scope, self.source.pos, "list", self.source.type, f"what `{q}` goes through")
+        self.type = {"count": "number", "sum": "number", "any": "bool", "all": "bool", "select": "list"}.get(q, ANY)
         inner_scope = scope.with_locals(self.variable)
         inner = {**names, self.variable: var}
         where = self.where.code(inner_scope, inner) if self.where else None

@@ -13,6 +13,7 @@ from ..diagnostics import Position, RuleRuntimeError, did_you_mean
 from ..runtime import EndTurn, GameOver, Result, Return, Signal
 from .expressions import Attribute, Call, Expr, Name, Quantifier
 from .scope import Scope
+from .types import check
 
 
 @dataclass
@@ -178,6 +179,8 @@ class Move(Stmt):
 
     def compile(self, scope, deciding):
         what, to, at_bottom = self.what.compile(scope), self.to.compile(scope), self.at_bottom
+        check(scope, self.what.pos, "movable", self.what.type, "what `move` moves")
+        check(scope, self.to.pos, "zone", self.to.type, "where `move` puts it")
 
         def move(rt, env):
             moved = what(rt, env)
@@ -200,6 +203,7 @@ class Shuffle(Stmt):
 
     def compile(self, scope, deciding):
         zone = self.zone.compile(scope)
+        check(scope, self.zone.pos, "zone", self.zone.type, "what `shuffle` shuffles")
 
         def shuffle(rt, env):
             rt.state.rng.shuffle(rt.state.zones[zone(rt, env)])
@@ -337,6 +341,8 @@ class Signalling(Stmt):
     def compile(self, scope, deciding):
         what = self.what
         player = self.player.compile(scope) if self.player else None
+        if self.player:
+            check(scope, self.player.pos, "player", self.player.type, f"who `{what}` names")
         if what == "end turn":
             def end_turn(rt, env):
                 raise EndTurn()
@@ -481,7 +487,7 @@ class ForEach(Stmt):
         inner = scope.with_locals(self.variable)
         # The items are selected once, when the loop starts; the body may then change the state.
         selection = Quantifier(self.pos, "select", self.variable, self.source, self.where, None, None)
-        source = selection.compile(scope)
+        source = selection.compile(scope)  # checks that the source is a list
         body, generator = self.body.compile(inner, deciding)
         var = self.variable
         if generator:
@@ -553,6 +559,8 @@ class Choose(Stmt):
     def compile(self, scope: Scope, deciding):
         enumerate_options = self._options(scope)
         by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
+        if self.by:
+            check(scope, self.by.pos, "player", self.by.type, "who decides (`by`)")
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
         names, decision_name, optional = tuple(self.binds()), self.name, self.optional
 
@@ -581,6 +589,7 @@ class Choose(Stmt):
         loops, inner = [], scope
         for name, source in self.bindings:
             loops.append(f"for v_{name} in {source.code(inner, names)}")
+            check(scope, source.pos, "list", source.type, f"the options of `{name}`")
             inner = inner.with_locals(name)
             names = {**names, name: f"v_{name}"}
         condition = f" if {self.where.code(inner, names)}" if self.where else ""
@@ -623,6 +632,7 @@ class As(Stmt):
 
     def compile(self, scope, deciding):
         player = self.player.compile(scope)
+        check(scope, self.player.pos, "player", self.player.type, "who acts (`as`)")
         body, generator = self.body.compile(scope, deciding)
         if generator:
             def as_player(rt, env):
@@ -656,6 +666,7 @@ class Turn(Stmt):
 
     def compile(self, scope, deciding):
         player = self.player.compile(scope)
+        check(scope, self.player.pos, "player", self.player.type, "whose `turn` it is")
         body = run_body(*self.body.compile(scope, deciding))
         start, end = _start_and_end(scope, "turn")
 

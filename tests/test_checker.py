@@ -1,0 +1,108 @@
+"""The checker: bad rules are reported with a code, a file, a line and a column, all at once."""
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import LudolexError, load
+
+CONTENT = """\
+players: [red, blue]
+board:
+  grid: {columns: 3, rows: 2, connections: [orthogonal]}
+pieces:
+  stone:
+    per_player: 4
+    starts_in: supply
+    traits: [heavy]
+"""
+
+FLOW = """\
+zone supply per player
+play:
+    turn red:
+        choose s in locations where top(s) = none as put
+        move first(x in pieces(supply(you))) to s
+    end game ranked by most stones
+function stones(p) = count(s in locations where top(s).owner = p)
+"""
+
+
+def make_game(tmp_path: Path, rules: str, content: str = CONTENT) -> Path:
+    (tmp_path / "cards").mkdir(exist_ok=True)
+    (tmp_path / "cards" / "content.yaml").write_text(content)
+    game = tmp_path / "game"
+    game.mkdir(exist_ok=True)
+    (game / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
+    (game / "toy.rules").write_text(textwrap.dedent(rules))
+    return game
+
+
+def diagnostics(tmp_path, rules, content=CONTENT):
+    with pytest.raises(LudolexError) as error:
+        load(make_game(tmp_path, rules, content))
+    return [(d.code, d.position.line if d.position else None, d.position.column if d.position else None)
+            for d in error.value.diagnostics]
+
+
+def test_a_valid_toy_game_loads_and_plays(tmp_path):
+    from interpreter import Game
+
+    game = Game(load(make_game(tmp_path, FLOW)))
+    assert game.decision.name == "put" and len(game.decision.options) == 6
+    game.choose("b2")
+    assert game.result.winner == "red" and game.result.scores == {"red": 1, "blue": 0}
+
+
+def test_syntax_error_names_line_and_column_and_what_was_expected(tmp_path):
+    with pytest.raises(LudolexError) as error:
+        load(make_game(tmp_path, FLOW + "function broken(p) = count(x in )\n"))
+    (d,) = error.value.diagnostics
+    assert (d.code, d.position.line, d.position.column) == ("LX101", 8, 33)
+    assert "expected" in d.message and "toy.rules" in d.position.file
+
+
+def test_every_meaning_error_is_reported_in_one_run(tmp_path):
+    rules = FLOW + "function a(p) = top(p).onwer\nfunction b(p) = stones(p, p)\nfunction c(p) = 1 + frobnicate\n"
+    found = diagnostics(tmp_path, rules)
+    assert ("LX308", 8, 17) in found  # unknown attribute
+    assert ("LX307", 9, 17) in found  # wrong number of arguments
+    assert ("LX302", 10, 21) in found  # unknown name
+    assert len(found) == 3
+
+
+def test_unknown_name_suggests_the_closest_one(tmp_path):
+    with pytest.raises(LudolexError) as error:
+        load(make_game(tmp_path, FLOW + "function d(p) = count(s in locations where top(s) is stoen)\n"))
+    (d,) = error.value.diagnostics
+    assert d.code == "LX309" and d.hint == "did you mean `stone`?"
+
+
+def test_type_errors(tmp_path):
+    rules = FLOW + "function e(p) = 3 + p.kind\nprocedure f():\n    move 3 to supply(red)\n    turn 4:\n        pass\n"
+    found = diagnostics(tmp_path, rules)
+    assert [code for code, _, _ in found] == ["LX323", "LX323", "LX323"]
+
+
+def test_functions_cannot_read_the_acting_player(tmp_path):
+    assert diagnostics(tmp_path, FLOW + "function g(p) = you\n") == [("LX318", 8, 17)]
+
+
+def test_yaml_schema_error_points_at_the_key_with_a_suggestion(tmp_path):
+    bad = CONTENT.replace("per_player: 4", "per_playr: 4")
+    with pytest.raises(LudolexError) as error:
+        load(make_game(tmp_path, FLOW, bad))
+    first = error.value.diagnostics[0]
+    assert (first.code, first.position.line, first.position.column) == ("LX203", 6, 5)
+    assert first.hint == "did you mean `per_player`?"
+
+
+def test_an_error_in_a_piece_ability_points_into_the_yaml_file(tmp_path):
+    content = CONTENT + "    abilities:\n      roll: |\n        pass\n        move self to nowhere\n"
+    found = diagnostics(tmp_path, FLOW, content)
+    assert found == [("LX302", 12, 22)]
+
+
+def test_invalid_yaml_is_reported_not_raised(tmp_path):
+    found = diagnostics(tmp_path, FLOW, "players: [red, blue\n")
+    assert found[0][0] == "LX202"
