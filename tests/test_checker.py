@@ -106,3 +106,18 @@ def test_an_error_in_a_piece_ability_points_into_the_yaml_file(tmp_path):
 def test_invalid_yaml_is_reported_not_raised(tmp_path):
     found = diagnostics(tmp_path, FLOW, "players: [red, blue\n")
     assert found[0][0] == "LX202"
+
+
+def test_a_player_sees_their_private_zone_but_only_counts_of_the_others(tmp_path):
+    from interpreter import Game
+    from interpreter.visibility import observation
+
+    rules = FLOW.replace("zone supply per player", "zone supply per player private\nzone bag hidden")
+    game = Game(load(make_game(tmp_path, rules)))
+    seen_by_red = observation(game, "red")
+    assert [c["kind"] for c in seen_by_red["zones"]["supply/red"]] == ["stone"] * 4
+    assert seen_by_red["zones"]["supply/blue"] == {"hidden": 4}
+    assert seen_by_red["zones"]["bag"] == {"hidden": 0}
+    assert seen_by_red["decision"]["options"][0] == "a1"
+    seen_by_blue = observation(game, "blue")
+    assert seen_by_blue["zones"]["supply/red"] == {"hidden": 4} and seen_by_blue["decision"]["options"] == 6

@@ -1,0 +1,57 @@
+"""The `ludolex` command, as a user runs it."""
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_validate_a_good_ruleset_exits_0():
+    result = run("validate", ROOT / "rulesets" / "cernunos")
+    assert result.exit_code == 0 and "no errors" in result.output
+
+
+def test_validate_a_typo_exits_1_with_file_line_and_column(tmp_path):
+    shutil.copytree(ROOT / "rulesets" / "cernunos", tmp_path / "rulesets" / "cernunos")
+    shutil.copytree(ROOT / "cards" / "cernunos", tmp_path / "cards" / "cernunos")
+    rules = tmp_path / "rulesets" / "cernunos" / "cernunos.rules"
+    rules.write_text(rules.read_text().replace("if empty(reserve(you)):", "if emty(reserve(you)):"))
+    result = run("validate", tmp_path / "rulesets" / "cernunos")
+    assert result.exit_code == 1
+    line = next(n for n, text in enumerate(rules.read_text().splitlines(), 1) if "emty(" in text)
+    assert f"cernunos.rules:{line}:8: error LX303: unknown function `emty`" in result.output
+    assert "did you mean `empty`?" in result.output
+
+
+def test_validate_a_missing_path_is_a_usage_error(tmp_path):
+    assert run("validate", tmp_path / "nothing").exit_code == 2
+
+
+def test_simulate_reports_win_rates_and_length():
+    result = run("simulate", "cernunos", "--games", 20, "--seed", 5)
+    assert result.exit_code == 0, result.output
+    assert "20 games of cernunos" in result.output and "0 error(s)" in result.output
+    assert "mean length" in result.output
+
+
+def test_play_saves_a_game_that_replays(tmp_path):
+    saved = tmp_path / "game.json"
+    played = run("play", "cernunos", "--seed", 4, "--save", saved)
+    assert played.exit_code == 0, played.output
+    assert "result:" in played.output
+    replayed = run("replay", saved)
+    assert replayed.exit_code == 0, replayed.output
+    assert len(json.loads(saved.read_text())["choices"]) == replayed.output.count(". ")
+
+
+def test_a_human_types_a_label(tmp_path):
+    result = CliRunner().invoke(main, ["play", "cernunos", "--human", "green", "--seed", 2], input="tree a1\n" * 200)
+    assert "green place: tree a1" in result.output
