@@ -231,6 +231,7 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
         traits={t for spec in content.pieces.values() for t in spec.traits},
         players=list(content.players),
         connections=set(board.connection_types),
+        locations=set(board.locations),
         abilities={a.name for a, _ in abilities},
         zones={BOX: False},
         trait_members={t: frozenset(k for k, s in content.pieces.items() if t in s.traits)
@@ -260,8 +261,11 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
             if decl.event[0] == "event":
                 symbols.events[decl.event[1]] = len(decl.params)
     for location in board.locations:
-        if location in symbols.zones:
-            diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a zone", None))
+        clash = {"kind": symbols.kinds, "trait": symbols.traits, "player": symbols.players, "zone": symbols.zones,
+                 "connection type": symbols.connections}
+        for what, names in clash.items():
+            if location in names:
+                diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a {what}", None))
     for kind, spec in content.pieces.items():
         if spec.starts_in not in symbols.zones:
             diagnostics.append(Diagnostic("LX322", f"pieces `{kind}` start in `{spec.starts_in}`, which no `zone` declares", None))

@@ -9,7 +9,7 @@ A scenario file holds `scenarios:`, a list of entries like
         board: {d2: [blue stone]}
       choices:
         - place: pusher c2
-        - push: d2
+        - {push: d2, by: red}       # `by` checks who makes the choice
       expect:
         board: {a2: [blue stone], d2: []}
 
@@ -94,13 +94,20 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
     arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
     game = Game(ruleset, scenario.seed, arrange)
     for step, choice in enumerate(scenario.choices, 1):
-        expected_name, label = next(iter(choice.items())) if isinstance(choice, dict) else (None, choice)
+        expected_player = choice.get("by") if isinstance(choice, dict) else None
+        named = {k: v for k, v in choice.items() if k != "by"} if isinstance(choice, dict) else {}
+        if isinstance(choice, dict) and len(named) != 1:
+            raise ScenarioFailure(f"choice {step}: write one `decision: option` pair (and optionally `by: player`)")
+        expected_name, label = next(iter(named.items())) if named else (None, choice)
         decision = game.decision
         if decision is None:
             raise ScenarioFailure(f"choice {step} ({label}): the game is over ({game.result.reason}), no decision is pending")
         if expected_name and decision.name != expected_name:
             raise ScenarioFailure(f"choice {step}: expected a `{expected_name}` decision, got `{decision.name}` "
                                   f"by {decision.player}: {', '.join(decision.labels())}")
+        if expected_player and decision.player != expected_player:
+            raise ScenarioFailure(f"choice {step}: expected {expected_player} to decide `{decision.name}`, "
+                                  f"but {decision.player} decides it")
         try:
             game.choose(str(label))
         except ValueError as error:

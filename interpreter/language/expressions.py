@@ -57,7 +57,7 @@ class Name(Expr):
             return names[name]
         self.type = {"you": "player", "self": "component", "players": "list", "locations": "list"}.get(name, ANY)
         what = symbols.kind_of(name)
-        if what in ("kind", "trait", "player", "connection", "zone"):
+        if what in ("kind", "trait", "player", "connection", "zone", "location"):
             self.type = what
         if name == "you":
             if scope.pure:
@@ -71,7 +71,7 @@ class Name(Expr):
             return "rt.players"
         if name == "locations":
             return "rt.board.locations"
-        if what in ("kind", "trait", "player", "connection"):
+        if what in ("kind", "trait", "player", "connection", "location"):
             return repr(name)
         if what == "zone":
             if symbols.zones[name]:

@@ -14,6 +14,7 @@ class Symbols:
     traits: set[str] = field(default_factory=set)
     players: list[str] = field(default_factory=list)
     connections: set[str] = field(default_factory=set)
+    locations: set[str] = field(default_factory=set)  # the board's locations, usable by name (`top(c2)`)
     zones: dict[str, bool] = field(default_factory=dict)  # name -> per player
     variables: dict[str, bool] = field(default_factory=dict)  # name -> per player
     properties: dict[str, object] = field(default_factory=dict)  # name -> default value
@@ -31,7 +32,7 @@ class Symbols:
     def kind_of(self, name: str) -> str | None:
         for what, table in (
             ("kind", self.kinds), ("trait", self.traits), ("player", self.players),
-            ("connection", self.connections), ("zone", self.zones), ("variable", self.variables),
+            ("connection", self.connections), ("location", self.locations), ("zone", self.zones), ("variable", self.variables),
             ("function", self.functions), ("procedure", self.procedures),
         ):
             if name in table:
@@ -39,7 +40,7 @@ class Symbols:
         return None
 
     def all_names(self) -> set[str]:
-        names = set(self.kinds) | self.traits | set(self.players) | self.connections
+        names = set(self.kinds) | self.traits | set(self.players) | self.connections | self.locations
         return names | set(self.zones) | set(self.variables) | set(self.functions) | set(self.procedures)
 
 
