@@ -50,6 +50,7 @@ class PieceKind(Strict):
     count: int | None = Field(default=None, ge=0, le=10_000)
     starts_in: str = Field(pattern=NAME_PATTERN)
     traits: list[str] = []
+    properties: dict[str, str | int | bool] = {}  # fixed values of the kind: a suit, a cost...
     abilities: dict[str, str] = {}
 
     @model_validator(mode="after")

@@ -22,6 +22,7 @@ class Program:
     zones: dict = field(default_factory=dict)  # name -> (per_player, visibility)
     symbols: object = None  # the checker's table of names, kept to compile expressions later
     codegen: object = None
+    kind_properties: dict = field(default_factory=dict)  # kind -> {property: value}, from the content
 
 
 def make_procedure(params, body):

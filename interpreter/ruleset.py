@@ -150,6 +150,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         kind_order=list(content.pieces),
         kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
         zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},
+        kind_properties={kind: dict(spec.properties) for kind, spec in content.pieces.items()},
     )
     program.zones.setdefault(BOX, (False, "public"))
     program.symbols = symbols
@@ -232,6 +233,8 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
         players=list(content.players),
         connections=set(board.connection_types),
         locations=set(board.locations),
+        kind_properties={name for spec in content.pieces.values() for name in spec.properties},
+        location_attributes={name for _, data in board.graph.nodes(data=True) for name in data},
         abilities={a.name for a, _ in abilities},
         zones={BOX: False},
         trait_members={t: frozenset(k for k, s in content.pieces.items() if t in s.traits)

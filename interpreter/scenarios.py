@@ -54,6 +54,7 @@ class Expectation(Strict):
     values: dict[str, object] = {}
     decision: DecisionSpec | None = None
     winner: str | None = None
+    ended_by: str | None = None  # "ranking", "draw", "<player> loses", "<player> wins"
     scores: dict[str, int] = {}
 
 
@@ -214,6 +215,9 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             problems.append(f"expected the game over with winner {expect.winner}, but `{game.decision.name}` is pending")
         elif (game.result.winner or "draw") != expect.winner:
             problems.append(f"winner: expected {expect.winner}, found {game.result.winner or 'draw'}")
+    if expect.ended_by is not None and (game.result is None or game.result.reason != expect.ended_by):
+        problems.append(f"the game should have ended by `{expect.ended_by}`, "
+                        f"found {game.result.reason if game.result else 'a game still going on'}")
     for player, score in expect.scores.items():
         actual = game.result.scores.get(player) if game.result else None
         if actual != score:

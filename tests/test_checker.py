@@ -121,3 +121,15 @@ def test_a_player_sees_their_private_zone_but_only_counts_of_the_others(tmp_path
     assert seen_by_red["decision"]["options"][0] == "a1"
     seen_by_blue = observation(game, "blue")
     assert seen_by_blue["zones"]["supply/red"] == {"hidden": 4} and seen_by_blue["decision"]["options"] == 6
+
+
+def test_kind_properties_and_location_attributes_are_read_with_a_dot(tmp_path):
+    from interpreter import Game
+
+    content = CONTENT.replace("connections: [orthogonal]}", "connections: [orthogonal], attributes: {a1: {suit: fox}}}")
+    content += "    properties: {weight: 3}\n"
+    game = Game(load(make_game(tmp_path, FLOW, content)))
+    assert game.evaluate("a1.suit") == "fox" and game.evaluate("b1.suit") is None
+    assert game.evaluate("sum(s in pieces(supply(red)): s.weight)") == 12
+    found = diagnostics(tmp_path, FLOW + "function h(p) = a1.colour\n", content)
+    assert found == [("LX308", 8, 17)]

@@ -182,7 +182,17 @@ class Attribute(Expr):
     name: str
 
     def code(self, scope: Scope, names):
-        subject, name = self.subject.code(scope, names), self.name
+        subject, name, symbols = self.subject.code(scope, names), self.name, scope.symbols
+        on_component = name in COMPONENT_ATTRIBUTES or name in symbols.properties or name in symbols.kind_properties
+        if self.subject.type == "location" or (not on_component and name in symbols.location_attributes):
+            check(scope, self.subject.pos, "location", self.subject.type, f"the subject of `.{name}`")
+            if name not in symbols.location_attributes:
+                hint = did_you_mean(name, symbols.location_attributes)
+                scope.error("LX308", f"locations have no attribute `{name}`", self.pos, hint=hint)
+            self.type = ANY
+            if self.subject.type == "location" and isinstance(self.subject, Name):
+                return f"rt.board.graph.nodes[{subject}].get({name!r})"
+            return f"(rt.board.graph.nodes[{subject}].get({name!r}) if {subject} is not None else None)"
         check(scope, self.subject.pos, "component", self.subject.type, f"the subject of `.{name}`")
         self.type = COMPONENT_ATTRIBUTES.get(name, ANY)
         stack = _top_of_simple(self.subject, scope, names)
@@ -196,8 +206,10 @@ class Attribute(Expr):
             read = "{0}." + name
         elif name in scope.symbols.properties:
             read = "{0}.props.get(" + repr(name) + ", " + repr(scope.symbols.properties[name]) + ")"
+        elif name in scope.symbols.kind_properties:
+            read = "rt.program.kind_properties[{0}.kind].get(" + repr(name) + ")"
         else:
-            known = set(COMPONENT_ATTRIBUTES) | set(scope.symbols.properties)
+            known = set(COMPONENT_ATTRIBUTES) | set(scope.symbols.properties) | symbols.kind_properties
             scope.error("LX308", f"components have no attribute `{name}`", self.pos, hint=did_you_mean(name, known))
             return FAILED
         if stack:

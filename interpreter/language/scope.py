@@ -23,6 +23,8 @@ class Symbols:
     abilities: set[str] = field(default_factory=set)
     events: dict[str, int] = field(default_factory=dict)  # custom event -> number of parameters
     trait_members: dict[str, frozenset] = field(default_factory=dict)  # trait -> kinds that have it
+    kind_properties: set[str] = field(default_factory=set)  # fixed values declared on piece kinds
+    location_attributes: set[str] = field(default_factory=set)  # attributes of the board's locations
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] cheap enough to inline
 

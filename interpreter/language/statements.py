@@ -353,7 +353,7 @@ class Signalling(Stmt):
             return leave, False
 
         def finish(rt, env):
-            scores = {p: 0 for p in rt.players}
+            scores = {}  # a game ended by a rule, not by a ranking, has no scores
             if what == "draw":
                 raise GameOver(Result(None, scores, "draw"))
             named = player(rt, env)
