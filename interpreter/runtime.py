@@ -35,6 +35,9 @@ class GameOver(Signal):
         self.result = result
 
 
+_NOBODY = {"you": None}  # continuous rules act for no player
+
+
 class Runtime:
     """One running game: compiled closures receive it as their first argument."""
 
@@ -56,7 +59,7 @@ class Runtime:
             while True:
                 version = self.state.version
                 for rule in self.program.always:
-                    rule(self, {"you": None})
+                    rule(self, _NOBODY)
                 if self.state.version == version:
                     return
         finally:

@@ -368,6 +368,8 @@ class Quantifier(Expr):
         if q == "select":
             return f"[{var} {loop}]"
         if q == "first":
+            if not where and not self.while_ and head == f"for {var} in {source}":
+                return f"next(iter({source}), None)"
             return f"next(({var} {loop}), None)"
         if q == "any":
             return f"any([True {loop}])" if not where else f"next((True {loop}), False)"
