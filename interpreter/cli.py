@@ -14,6 +14,7 @@ from .agents import PromptAgent, RandomAgent, play as play_game
 from .diagnostics import LudolexError, RuleRuntimeError
 from .display import show
 from .game import Game
+from .reporting import FORMATS, render
 from .ruleset import load_ruleset
 
 
@@ -32,21 +33,37 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-def validate(paths: tuple[Path, ...]) -> None:
-    """Check rulesets (and their scenario files); print every problem as file:line:column."""
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text (colour on a terminal), json (one object a line), github (Actions annotations), sarif (2.1.0).")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+    """Check rulesets and their scenario files; report every problem with its file, line and column.
+
+    Exit status: 0 clean, 1 problems found, 2 the command was misused.
+    """
     from .validation import ruleset_folders, validate as check
 
-    found = 0
+    diagnostics = []
     for path in paths:
         if not path.exists() or not ruleset_folders(path):
             raise click.UsageError(f"{path}: not a ruleset folder (one with a game.yaml) nor a folder of them")
-        for diagnostic in check(path):
-            click.echo(diagnostic.render())
-            found += 1
-    if found:
-        click.echo(f"{found} error(s)")
-        sys.exit(1)
-    click.echo("ok: no errors")
+        diagnostics += check(path)
+    output = render(diagnostics, fmt, colour=sys.stdout.isatty() and fmt == "text")
+    if output:
+        click.echo(output)
+    failing = [d for d in diagnostics if d.severity == "error" or strict]
+    sys.exit(1 if failing else 0)
+
+
+@main.command()
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=Path("schemas"), show_default=True,
+              help="Folder to write the schemas to.")
+def schema(output: Path) -> None:
+    """Write the JSON Schema of every kind of YAML file, for editors to check as you type."""
+    from .schemas import write_schemas
+
+    for path in write_schemas(output):
+        click.echo(f"wrote {path}")
 
 
 @main.command()

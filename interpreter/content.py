@@ -84,6 +84,7 @@ class Content:
     pieces: dict[str, PieceKind] = field(default_factory=dict)
     abilities: list[Ability] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written
 
 
 def load_content(directory: Path) -> Content:
@@ -119,10 +120,13 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
         if content.board is not None:
             diagnostics.append(Diagnostic("LX301", "the board is declared twice", position_of(document, ("board",), file)))
         content.board = parsed.board
+        content.positions[("board",)] = position_of(document, ("board",), file)
     for kind, spec in parsed.pieces.items():
         if kind in content.pieces:
             diagnostics.append(Diagnostic("LX301", f"piece kind `{kind}` is declared twice", position_of(document, ("pieces", kind), file)))
         content.pieces[kind] = spec
+        for key in ("starts_in", "traits", "per_player", "count"):
+            content.positions[("pieces", kind, key)] = position_of(document, ("pieces", kind, key), file)
         for name, source in spec.abilities.items():
             abilities = document["pieces"][kind]["abilities"]
             line, column = abilities.lc.value(name)

@@ -29,8 +29,26 @@ class Diagnostic:
     code: str
     message: str
     position: Position | None
-    severity: str = "error"
+    severity: str = ""  # from the code's entry in interpreter/codes.py unless given
     hint: str | None = None
+
+    def __post_init__(self):
+        if not self.severity:
+            from .codes import severity
+
+            self.severity = severity(self.code)
+
+    def sort_key(self) -> tuple:
+        p = self.position
+        return (p.file, p.line, p.column) if p else ("", 0, 0)
+
+    def as_dict(self) -> dict:
+        p = self.position
+        return {
+            "code": self.code, "severity": self.severity, "message": self.message, "hint": self.hint,
+            "file": p.file if p else None, "line": p.line if p else None, "column": p.column if p else None,
+            "end_column": p.column + p.width if p else None,
+        }
 
     def render(self, source: str | None = None) -> str:
         where = f"{self.position}: " if self.position else ""

@@ -8,10 +8,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import board as boards
 from .content import Content, load_content, schema_diagnostic
-from .diagnostics import Diagnostic, LudolexError, Position
+from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
 from .language import declarations as d
 from .language.expressions import Literal
-from .language.parser import parse
+from .language.parser import parse, parse_recovering
 from .language.scope import Scope, Symbols
 from .language.statements import Block, Deciding, run_body
 from .language.codegen import CodeGen
@@ -106,16 +106,18 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         content = None
         diagnostics += error.diagnostics
     rule_files = sorted(directory.glob("*.rules"))
-    declarations = []
+    declarations, lost_names = [], set()
     for path in rule_files:
         try:
-            declarations += parse(path.read_text(encoding="utf-8"), str(path))
-        except LudolexError as error:
-            diagnostics += error.diagnostics
+            found, syntax_errors, lost = parse_recovering(path.read_text(encoding="utf-8"), str(path))
         except UnicodeDecodeError as error:
             diagnostics.append(Diagnostic("LX201", f"file is not UTF-8 text ({error.reason})", Position(str(path), 1, 1)))
-    if content is None or diagnostics:  # names cannot be checked in files that did not parse
-        raise LudolexError(diagnostics)
+            continue
+        declarations += found
+        diagnostics += syntax_errors
+        lost_names |= lost
+    if content is None:  # names cannot be checked without the content that declares them
+        raise LudolexError(_in_file_order(diagnostics))
     board = _build_board(content, diagnostics, str(manifest_path))
     abilities = []
     for ability in content.abilities:
@@ -125,16 +127,34 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
             abilities.append((ability, body))
         except LudolexError as error:
             diagnostics += error.diagnostics
-    program = compile_program(content, board, declarations, abilities, diagnostics)
+    meaning: list[Diagnostic] = []
+    first_rules = Position(str(rule_files[0]), 1, 1) if rule_files else Position(str(manifest_path), 1, 1)
+    program = compile_program(content, board, declarations, abilities, meaning, first_rules)
+    diagnostics += [d for d in meaning if not _about_lost_names(d, lost_names)]
     if diagnostics:
-        raise LudolexError(diagnostics)
+        raise LudolexError(_in_file_order(diagnostics))
     return Ruleset(manifest.name, directory, manifest, content, board, program, rule_files)
+
+
+def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    unique = {(d.code, d.message, d.sort_key()): d for d in diagnostics}
+    return sorted(unique.values(), key=Diagnostic.sort_key)
+
+
+def _about_lost_names(diagnostic: Diagnostic, lost_names: set[str]) -> bool:
+    """A complaint caused by a declaration dropped for a syntax error (reported already)."""
+    if diagnostic.code == "LX320":
+        return "play" in lost_names
+    return diagnostic.code in ("LX302", "LX303", "LX312", "LX313", "LX319", "LX315") and any(
+        f"`{name}`" in diagnostic.message or f"`{name}(" in diagnostic.message for name in lost_names
+    )
 
 
 def _build_board(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
     spec = content.board
     if spec is None:
-        diagnostics.append(Diagnostic("LX207", "the content declares no `board`", Position(file, 1, 1)))
+        where = Position(str(content.files[0]), 1, 1) if content.files else Position(file, 1, 1)
+        diagnostics.append(Diagnostic("LX207", "the content declares no `board`", where))
         return boards.Board(boards.grid_graph(1, 1, []))
     if spec.grid:
         return boards.Board(boards.grid_graph(spec.grid.columns, spec.grid.rows, spec.grid.connections, spec.grid.attributes))
@@ -143,7 +163,7 @@ def _build_board(content: Content, diagnostics: list[Diagnostic], file: str) -> 
 
 
 def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list,
-                    diagnostics: list[Diagnostic]) -> Program:
+                    diagnostics: list[Diagnostic], start: Position | None = None) -> Program:
     symbols = _collect_symbols(content, board, declarations, abilities, diagnostics)
     program = Program(
         players=list(content.players),
@@ -199,7 +219,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         wanted = deciding.abilities.get(ability.name, False)
         program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
     if program.play is None:
-        diagnostics.append(Diagnostic("LX320", "the rules have no `play:` block (the game's flow)", None))
+        diagnostics.append(Diagnostic("LX320", "the rules have no `play:` block (the game's flow)", start))
     return program
 
 
@@ -268,10 +288,13 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
                  "connection type": symbols.connections}
         for what, names in clash.items():
             if location in names:
-                diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a {what}", None))
+                diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a {what}",
+                                              content.positions.get(("board",))))
     for kind, spec in content.pieces.items():
         if spec.starts_in not in symbols.zones:
-            diagnostics.append(Diagnostic("LX322", f"pieces `{kind}` start in `{spec.starts_in}`, which no `zone` declares", None))
+            diagnostics.append(Diagnostic("LX322", f"pieces `{kind}` start in `{spec.starts_in}`, which no `zone` declares",
+                                          content.positions.get(("pieces", kind, "starts_in")),
+                                          hint=did_you_mean(spec.starts_in, symbols.zones)))
     return symbols
 
 

@@ -27,4 +27,4 @@ def validate(path: Path) -> list[Diagnostic]:
                 load_scenarios(scenario_file)
             except LudolexError as error:
                 diagnostics += error.diagnostics
-    return diagnostics
+    return sorted(diagnostics, key=Diagnostic.sort_key)

@@ -133,3 +133,16 @@ def test_kind_properties_and_location_attributes_are_read_with_a_dot(tmp_path):
     assert game.evaluate("sum(s in pieces(supply(red)): s.weight)") == 12
     found = diagnostics(tmp_path, FLOW + "function h(p) = a1.colour\n", content)
     assert found == [("LX308", 8, 17)]
+
+
+def test_a_keyword_is_a_whole_word_so_a_typo_never_parses_as_valid_code(tmp_path):
+    # `pile orthogonal` must not be read as `pile or thogonal`, nor `a andy` as `a and y`
+    found = diagnostics(tmp_path, FLOW + "function h(p) = count(s in locations where p andy)\n")
+    assert found == [("LX101", 8, 46)]
+
+
+def test_several_syntax_errors_in_one_file_are_all_reported(tmp_path):
+    rules = FLOW + "function a(p) = 1 +\nfunction b(p) = 2\nfunction c(p) = (3\nfunction d(p) = nothing\n"
+    found = diagnostics(tmp_path, rules)
+    assert [code for code, _, _ in found] == ["LX101", "LX101", "LX302"]
+    assert [(line, column) for _, line, column in found] == [(8, 20), (10, 17), (11, 17)]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast as python_ast
+import re
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
@@ -22,6 +23,26 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+    text = ""  # the text being parsed (set by `parse`)
+
+    def process(self, stream):
+        return super().process(self._whole_words(stream))
+
+    def _whole_words(self, stream):
+        """A keyword is a whole word. Where only keywords fit, the contextual lexer would read
+        `orthogonal` as `or` + `thogonal`: give the parser the whole name instead, which it rejects."""
+        text, skip_to = self.text, -1
+        for token in stream:
+            if token.start_pos is not None and token.start_pos < skip_to:
+                continue
+            end = token.end_pos
+            if token.type != "NAME" and token.value.isidentifier() and end is not None and end < len(text) and (
+                    text[end].isalnum() or text[end] == "_"):
+                word = re.match(r"\w+", text[token.start_pos:]).group(0)
+                skip_to = token.start_pos + len(word)
+                yield Token.new_borrow_pos("NAME", word, token)
+                continue
+            yield token
 
 
 @lru_cache(maxsize=1)
@@ -37,12 +58,64 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
     if not text.endswith("\n"):
         text += "\n"
     try:
+        parser().parser.lexer_conf.postlex.text = text
         tree = parser().parse(text, start=start)
     except (UnexpectedInput, DedentError) as error:
         diagnostic = _syntax_diagnostic(error, file, text)
         diagnostic.position = diagnostic.position.shifted(line_offset, column_offset, block) if diagnostic.position else None
         raise LudolexError([diagnostic]) from None
     return _ToAst(file, line_offset, column_offset, block).transform(tree)
+
+
+DECLARATION = re.compile(r"^(zone|variable|property|function|modify|procedure|when|always|setup|play)\b\s*(\w*)")
+
+
+def parse_recovering(text: str, file: str, max_errors: int = 50):
+    """Parse a whole rules file, reporting every syntax error it can find.
+
+    After an error, the top-level declaration that holds it is blanked out and the file parsed
+    again. Returns (declarations, diagnostics, names the blanked declarations declared): the
+    caller must not report those names as unknown.
+    """
+    lines = text.split("\n")
+    diagnostics, lost_names = [], set()
+    for _ in range(max_errors):
+        try:
+            return parse("\n".join(lines), file), diagnostics, lost_names
+        except LudolexError as error:
+            diagnostic = error.diagnostics[0]
+            diagnostics.append(diagnostic)
+            line = min(max(diagnostic.position.line, 1), len(lines)) if diagnostic.position else 1
+            if line > 1 and diagnostic.position.column == 1 and DECLARATION.match(lines[line - 1]):
+                line -= 1  # an unclosed bracket is noticed only at the next declaration: the fault is above
+                opened = _unclosed_bracket(lines, line)
+                if opened:
+                    diagnostics[-1] = Diagnostic("LX101", f"`{opened[2]}` is never closed", Position(file, opened[0], opened[1]))
+            start = next((n for n in range(line - 1, -1, -1) if DECLARATION.match(lines[n])), None)
+            if start is None or not lines[start:line] or all(not l.strip() for l in lines[start:line]):
+                start = line - 1
+            end = next((n for n in range(line, len(lines)) if DECLARATION.match(lines[n])), len(lines))
+            match = DECLARATION.match(lines[start])
+            if match:
+                lost_names.add(match.group(2) or match.group(1))
+            if all(not l.strip() or l.lstrip().startswith("#") for l in lines[start:end]):
+                break  # nothing left to remove: the error is not inside a declaration
+            lines[start:end] = [""] * (end - start)
+    return [], diagnostics, lost_names
+
+
+def _unclosed_bracket(lines: list[str], last: int) -> tuple[int, int, str] | None:
+    """The last bracket left open in the declaration that ends at line `last` (1-based)."""
+    start = next((n for n in range(last - 1, -1, -1) if DECLARATION.match(lines[n])), 0)
+    stack = []
+    for number in range(start, last):
+        text = lines[number].split("#", 1)[0]
+        for column, char in enumerate(text, 1):
+            if char in "([":
+                stack.append((number + 1, column, char))
+            elif char in ")]" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
 
 
 TOKEN_WORDS = {

@@ -1,0 +1,51 @@
+"""Every diagnostic ludolex reports: its code, its severity, and what it means.
+
+LX0xx: the command and its paths. LX1xx: syntax of rules files. LX2xx: YAML and its schema.
+LX3xx: meaning (names, types, structure). A warning does not fail `validate` unless --strict.
+"""
+from __future__ import annotations
+
+CODES: dict[str, tuple[str, str]] = {
+    "LX001": ("error", "no ruleset at this path or with this name"),
+    "LX101": ("error", "unexpected token: the rules text does not follow the grammar here"),
+    "LX102": ("error", "indentation matches no enclosing block"),
+    "LX103": ("error", "a character that the rules language does not use"),
+    "LX201": ("error", "the file is not UTF-8 text"),
+    "LX202": ("error", "the file is not valid YAML"),
+    "LX203": ("error", "unknown key"),
+    "LX204": ("error", "missing field"),
+    "LX205": ("error", "a value of the wrong type or out of range"),
+    "LX206": ("error", "the manifest names a content folder that does not exist"),
+    "LX207": ("error", "the content declares no board"),
+    "LX208": ("error", "a key appears twice in the same YAML mapping"),
+    "LX301": ("error", "a name is declared twice"),
+    "LX302": ("error", "unknown name"),
+    "LX303": ("error", "unknown function"),
+    "LX304": ("error", "`self` outside a piece's ability"),
+    "LX305": ("error", "a per-player zone or variable used without its player, or a shared one with a player"),
+    "LX306": ("error", "a procedure called inside an expression"),
+    "LX307": ("error", "wrong number of arguments"),
+    "LX308": ("error", "unknown attribute"),
+    "LX309": ("error", "`is` needs a kind of piece or a trait"),
+    "LX310": ("error", "this quantifier takes no `: value` part"),
+    "LX311": ("error", "`set` needs a variable, a player's variable or a property"),
+    "LX312": ("error", "an event that no `when` rule handles, or with the wrong number of values"),
+    "LX313": ("error", "unknown procedure"),
+    "LX314": ("error", "no kind of piece has this ability"),
+    "LX315": ("error", "`ranked by` needs a function of one player"),
+    "LX316": ("error", "a decision where none may be asked (`at once`, a continuous rule)"),
+    "LX317": ("error", "`repeat:` without a count that never asks a decision never ends"),
+    "LX318": ("error", "a function uses `you`"),
+    "LX319": ("error", "`modify` names no function"),
+    "LX320": ("error", "the rules have no `play:` block"),
+    "LX321": ("error", "a property's default is not a plain value"),
+    "LX322": ("error", "pieces start in a zone that no `zone` declares"),
+    "LX323": ("error", "a value of the wrong type"),
+    "LX324": ("warning", "a statement that can never run"),
+    "LX325": ("warning", "a procedure or function that nothing uses"),
+    "LX326": ("error", "a decision that can never have an option"),
+}
+
+
+def severity(code: str) -> str:
+    return CODES[code][0]
