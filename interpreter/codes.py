@@ -44,6 +44,8 @@ CODES: dict[str, tuple[str, str]] = {
     "LX324": ("warning", "a statement that can never run"),
     "LX325": ("warning", "a procedure or function that nothing uses"),
     "LX326": ("error", "a decision that can never have an option"),
+    "LX327": ("error", "a scenario names a location, zone, player or kind the game does not have"),
+    "LX328": ("error", "a scenario's position needs more components than the game has"),
 }
 
 

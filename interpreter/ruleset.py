@@ -41,6 +41,7 @@ class Ruleset:
     board: boards.Board
     program: Program
     rule_files: list[Path]
+    warnings: list[Diagnostic]
 
     def initial_state(self, seed: int) -> State:
         state = State(seed=seed)
@@ -131,9 +132,9 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     first_rules = Position(str(rule_files[0]), 1, 1) if rule_files else Position(str(manifest_path), 1, 1)
     program = compile_program(content, board, declarations, abilities, meaning, first_rules)
     diagnostics += [d for d in meaning if not _about_lost_names(d, lost_names)]
-    if diagnostics:
+    if any(d.severity == "error" for d in diagnostics):
         raise LudolexError(_in_file_order(diagnostics))
-    return Ruleset(manifest.name, directory, manifest, content, board, program, rule_files)
+    return Ruleset(manifest.name, directory, manifest, content, board, program, rule_files, _in_file_order(diagnostics))
 
 
 def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -218,6 +219,10 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
         wanted = deciding.abilities.get(ability.name, False)
         program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
+    for decl in declarations:
+        if isinstance(decl, (d.FunctionDecl, d.ProcedureDecl)) and decl.name not in symbols.used:
+            what = "function" if isinstance(decl, d.FunctionDecl) else "procedure"
+            scope.warn("LX325", f"{what} `{decl.name}` is never used", decl.pos)
     if program.play is None:
         diagnostics.append(Diagnostic("LX320", "the rules have no `play:` block (the game's flow)", start))
     return program

@@ -224,3 +224,62 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             problems.append(f"score of {player}: expected {score}, found {actual}")
     if problems:
         raise ScenarioFailure("\n".join(problems))
+
+
+def check_scenarios(ruleset: Ruleset, path: Path) -> list:
+    """Problems of meaning in a scenario file: names the game lacks, positions needing more components."""
+    from .diagnostics import Diagnostic, did_you_mean
+
+    document = read_yaml(path)
+    parsed = ScenarioFile.model_validate(document)
+    found = []
+    players, kinds = ruleset.content.players, ruleset.content.pieces
+    totals = ruleset.component_totals()
+
+    def where(*steps):
+        return position_of(document, steps, str(path))
+
+    def unknown(what, name, known, *steps):
+        found.append(Diagnostic("LX327", f"the game has no {what} `{name}`", where(*steps), hint=did_you_mean(str(name), known)))
+
+    def check_label(label, *steps):
+        owner, kind = _parse_label(label)
+        if kind not in kinds:
+            unknown("kind of piece", kind, kinds, *steps)
+        elif owner is not None and owner not in players:
+            unknown("player", owner, players, *steps)
+        return owner, kind
+
+    for i, scenario in enumerate(parsed.scenarios):
+        for part in ("position", "expect"):
+            spec = getattr(scenario, part)
+            if spec is None:
+                continue
+            needed: dict[tuple, int] = {}
+            for location, stack in spec.board.items():
+                if location not in ruleset.board.index:
+                    unknown("location", location, ruleset.board.locations, "scenarios", i, part, "board", location)
+                for j, label in enumerate(stack):
+                    key = check_label(label, "scenarios", i, part, "board", location, j)
+                    needed[key] = needed.get(key, 0) + 1
+            for zone, owners in spec.zones.items():
+                if zone not in ruleset.program.zones:
+                    unknown("zone", zone, ruleset.program.zones, "scenarios", i, part, "zones", zone)
+                for owner, counts in owners.items():
+                    if owner not in players:
+                        unknown("player", owner, players, "scenarios", i, part, "zones", zone, owner)
+                    for kind, count in counts.items():
+                        if kind not in kinds:
+                            unknown("kind of piece", kind, kinds, "scenarios", i, part, "zones", zone, owner, kind)
+                        needed[(owner, kind)] = needed.get((owner, kind), 0) + count
+            if part == "position":
+                for name in spec.variables:
+                    if name not in ruleset.program.symbols.variables:
+                        unknown("variable", name, ruleset.program.symbols.variables, "scenarios", i, part, "variables", name)
+            for (owner, kind), count in needed.items():
+                have = totals.get((owner, kind), 0)
+                if kind in kinds and count > have:
+                    label = f"{owner} {kind}" if owner else kind
+                    found.append(Diagnostic("LX328", f"the {part} needs {count} `{label}` but the game has {have}",
+                                            where("scenarios", i, part)))
+    return found

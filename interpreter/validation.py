@@ -5,7 +5,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, LudolexError
 from .ruleset import MANIFEST, load_ruleset
-from .scenarios import load_scenarios
+from .scenarios import check_scenarios, load_scenarios
 
 
 def ruleset_folders(path: Path) -> list[Path]:
@@ -19,12 +19,17 @@ def validate(path: Path) -> list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     for folder in ruleset_folders(path):
         try:
-            load_ruleset(folder)
+            ruleset = load_ruleset(folder)
         except LudolexError as error:
             diagnostics += error.diagnostics
+            ruleset = None
+        else:
+            diagnostics += ruleset.warnings
         for scenario_file in sorted((folder / "tests").glob("*.yaml")):
             try:
                 load_scenarios(scenario_file)
+                if ruleset is not None:
+                    diagnostics += check_scenarios(ruleset, scenario_file)
             except LudolexError as error:
                 diagnostics += error.diagnostics
     return sorted(diagnostics, key=Diagnostic.sort_key)

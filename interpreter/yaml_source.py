@@ -5,6 +5,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError
 
 from .diagnostics import Diagnostic, LudolexError, Position
@@ -21,6 +22,9 @@ def read_yaml(path: Path):
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         position = Position(str(path), mark.line + 1, mark.column + 1) if mark else Position(str(path), 1, 1)
+        if isinstance(error, DuplicateKeyError):
+            key = (error.problem or "").split('"')[1] if '"' in (error.problem or "") else "a key"
+            raise LudolexError([Diagnostic("LX208", f"key `{key}` appears twice in this mapping", position)])
         raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error.problem or error.context}", position)])
     except Exception as error:  # ruamel raises a few unmarked errors (bad tags, recursion)
         raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error}", Position(str(path), 1, 1))])

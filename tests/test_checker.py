@@ -42,7 +42,7 @@ def diagnostics(tmp_path, rules, content=CONTENT):
     with pytest.raises(LudolexError) as error:
         load(make_game(tmp_path, rules, content))
     return [(d.code, d.position.line if d.position else None, d.position.column if d.position else None)
-            for d in error.value.diagnostics]
+            for d in error.value.diagnostics if d.severity == "error"]
 
 
 def test_a_valid_toy_game_loads_and_plays(tmp_path):
@@ -74,7 +74,7 @@ def test_every_meaning_error_is_reported_in_one_run(tmp_path):
 def test_unknown_name_suggests_the_closest_one(tmp_path):
     with pytest.raises(LudolexError) as error:
         load(make_game(tmp_path, FLOW + "function d(p) = count(s in locations where top(s) is stoen)\n"))
-    (d,) = error.value.diagnostics
+    (d,) = [d for d in error.value.diagnostics if d.severity == "error"]
     assert d.code == "LX309" and d.hint == "did you mean `stone`?"
 
 
@@ -146,3 +146,15 @@ def test_several_syntax_errors_in_one_file_are_all_reported(tmp_path):
     found = diagnostics(tmp_path, rules)
     assert [code for code, _, _ in found] == ["LX101", "LX101", "LX302"]
     assert [(line, column) for _, line, column in found] == [(8, 20), (10, 17), (11, 17)]
+
+
+def test_warnings_unreachable_and_unused_do_not_stop_loading(tmp_path):
+    rules = FLOW + "procedure spare():\n    end turn\n    pass\n"
+    ruleset = load(make_game(tmp_path, rules))
+    assert [(w.code, w.position.line) for w in ruleset.warnings] == [("LX325", 8), ("LX324", 10)]
+
+
+def test_a_choice_among_nothing_is_an_error(tmp_path):
+    rules = FLOW + "procedure p():\n    choose x in [] as nothing\n    choose y in locations where false as never\nplay:\n    p()\n"
+    found = diagnostics(tmp_path, rules.replace("play:\n    turn red", "setup:\n    turn red"))
+    assert [(c, l) for c, l, _ in found] == [("LX326", 9), ("LX326", 10)]

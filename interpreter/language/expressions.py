@@ -101,6 +101,7 @@ class Call(Expr):
         args = [a.code(scope, names) for a in self.args]
         self.type = ANY
         if name in symbols.functions:
+            symbols.used.add(name)
             if not self._arity(scope, symbols.functions[name]):
                 return FAILED
             parts = symbols.inlinable.get(name)

@@ -25,6 +25,7 @@ class Symbols:
     trait_members: dict[str, frozenset] = field(default_factory=dict)  # trait -> kinds that have it
     kind_properties: set[str] = field(default_factory=set)  # fixed values declared on piece kinds
     location_attributes: set[str] = field(default_factory=set)  # attributes of the board's locations
+    used: set[str] = field(default_factory=set)  # functions and procedures something calls
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] cheap enough to inline
 
@@ -59,6 +60,9 @@ class Scope:
 
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))
+
+    def warn(self, code: str, message: str, position: Position) -> None:
+        self.diagnostics.append(Diagnostic(code, message, position, severity="warning"))
 
     def with_locals(self, *names: str) -> "Scope":
         return replace(self, locals=self.locals | set(names))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..decisions import PASS, Decision
 from ..diagnostics import Position, RuleRuntimeError, did_you_mean
 from ..runtime import EndTurn, GameOver, Result, Return, Signal
-from .expressions import Attribute, Call, Expr, Name, Quantifier
+from .expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
 from .scope import Scope
 from .types import check
 
@@ -38,6 +38,10 @@ class Stmt:
         """Names this statement adds to the rest of its block."""
         return ()
 
+    def always_exits(self) -> bool:
+        """Does control never reach the statement after this one?"""
+        return False
+
     def compile(self, scope: Scope, deciding: Deciding):
         """Returns (closure, is_generator)."""
         raise NotImplementedError
@@ -50,10 +54,15 @@ class Block:
     def decides(self, deciding):
         return any(s.decides(deciding) for s in self.statements)
 
+    def always_exits(self) -> bool:
+        return any(s.always_exits() for s in self.statements)
+
     def compile(self, scope: Scope, deciding: Deciding, catch_return: bool = False):
         """Returns (closure, is_generator). `catch_return`: the block is a procedure's body."""
         steps = []
-        for statement in self.statements:
+        for before, statement in zip([None] + self.statements, self.statements):
+            if before is not None and before.always_exits():
+                scope.warn("LX324", "this statement can never run: the one before it always leaves the block", statement.pos)
             function, generator = statement.compile(scope, deciding)
             steps.append((function, generator, statement.pos))
             if statement.binds():
@@ -271,6 +280,7 @@ class CallProcedure(Stmt):
 
     def compile(self, scope: Scope, deciding):
         procedures = scope.symbols.procedures
+        scope.symbols.used.add(self.name)
         if self.name not in procedures:
             hint = did_you_mean(self.name, procedures)
             if self.name in scope.symbols.functions:
@@ -338,6 +348,9 @@ class Signalling(Stmt):
     what: str
     player: Expr | None = None
 
+    def always_exits(self):
+        return True
+
     def compile(self, scope, deciding):
         what = self.what
         player = self.player.compile(scope) if self.player else None
@@ -372,8 +385,12 @@ class Rank(Stmt):
     pos: Position
     keys: list[tuple[str, str]]  # (most|fewest, function name)
 
+    def always_exits(self):
+        return True
+
     def compile(self, scope, deciding):
         for _, name in self.keys:
+            scope.symbols.used.add(name)
             if scope.symbols.functions.get(name) != 1:
                 scope.error("LX315", f"`ranked by` needs a function of one player; `{name}` is not one", self.pos,
                             hint=did_you_mean(name, scope.symbols.functions))
@@ -410,6 +427,10 @@ class If(Stmt):
     def substatements(self):
         blocks = [b for _, b in self.branches] + ([self.otherwise] if self.otherwise else [])
         return [s for b in blocks for s in b.statements]
+
+    def always_exits(self):
+        return self.otherwise is not None and self.otherwise.always_exits() and all(
+            b.always_exits() for _, b in self.branches)
 
     def compile(self, scope, deciding):
         branches = [(test.compile(scope), *block.compile(scope, deciding)) for test, block in self.branches]
@@ -511,6 +532,9 @@ class Repeat(Stmt):
     times: Expr | None
     body: Block
 
+    def always_exits(self):
+        return self.times is None  # `repeat:` ends only by ending the game or the turn
+
     def substatements(self):
         return self.body.statements
 
@@ -588,10 +612,14 @@ class Choose(Stmt):
         names["you"], names["self"] = "env['you']", "env['self']"
         loops, inner = [], scope
         for name, source in self.bindings:
+            if isinstance(source, ListOf) and not source.items:
+                scope.error("LX326", f"`choose ... as {self.name}`: `{name}` has no value to choose from", source.pos)
             loops.append(f"for v_{name} in {source.code(inner, names)}")
             check(scope, source.pos, "list", source.type, f"the options of `{name}`")
             inner = inner.with_locals(name)
             names = {**names, name: f"v_{name}"}
+        if isinstance(self.where, Literal) and not self.where.value:
+            scope.error("LX326", f"`choose ... as {self.name}`: the condition is never true", self.where.pos)
         condition = f" if {self.where.code(inner, names)}" if self.where else ""
         values = "".join(f"v_{name}, " for name, _ in self.bindings)
         return scope.codegen.expression(f"[({values}) {' '.join(loops)}{condition}]")
