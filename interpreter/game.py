@@ -11,7 +11,7 @@ import json
 
 from .decisions import Decision
 from .diagnostics import RuleRuntimeError
-from .runtime import GameOver, Result, Runtime
+from .runtime import EndTurn, GameOver, Result, Return, Runtime
 from .ruleset import Ruleset
 from .state import State
 
@@ -57,6 +57,10 @@ class Game:
         except StopIteration:
             self.decision = None
             raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)")
+        except EndTurn:
+            raise RuleRuntimeError(None, "`end turn` outside any turn") from None
+        except Return:
+            raise RuleRuntimeError(None, "`return` (or a choice with no option) outside any procedure or ability") from None
 
     def choose(self, choice) -> None:
         """Resume with an option given by index, by label ("stone c2") or as a dict of its values."""

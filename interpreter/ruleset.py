@@ -10,7 +10,7 @@ from . import board as boards
 from .content import Content, load_content, schema_diagnostic
 from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
 from .language import declarations as d
-from .language.expressions import Literal
+from .language.expressions import Literal, Negate
 from .language.parser import parse, parse_recovering
 from .language.scope import Scope, Symbols
 from .language.statements import Block, Deciding, run_body
@@ -243,6 +243,8 @@ def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], 
 
 
 def _constant(decl: d.PropertyDecl, diagnostics: list[Diagnostic]):
+    if isinstance(decl.value, Negate) and isinstance(decl.value.operand, Literal) and isinstance(decl.value.operand.value, int):
+        return -decl.value.operand.value
     if not isinstance(decl.value, Literal):
         message = "a property's default must be a plain value (a number, text, true/false or none)"
         diagnostics.append(Diagnostic("LX321", message, decl.pos))
@@ -283,7 +285,16 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
         elif isinstance(decl, d.ProcedureDecl):
             declare(decl.name, decl.pos, symbols.procedures, len(decl.params))
         elif isinstance(decl, d.PropertyDecl):
+            if decl.name in symbols.properties or decl.name in symbols.kind_properties:
+                diagnostics.append(Diagnostic("LX301", f"property `{decl.name}` is declared twice", decl.pos,
+                                              hint="pieces' `properties:` in the content declare it already"
+                                              if decl.name in symbols.kind_properties else None))
             symbols.properties[decl.name] = _constant(decl, diagnostics)
+        elif isinstance(decl, (d.SetupDecl, d.PlayDecl)):
+            block = "setup" if isinstance(decl, d.SetupDecl) else "play"
+            if block in seen:
+                diagnostics.append(Diagnostic("LX301", f"`{block}:` is declared twice", decl.pos))
+            seen[block] = decl.pos
         elif isinstance(decl, d.WhenDecl):
             symbols.handled.add(decl.event)
             if decl.event[0] == "event":
@@ -296,6 +307,10 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
                 diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a {what}",
                                               content.positions.get(("board",))))
     for kind, spec in content.pieces.items():
+        if spec.count is not None and symbols.zones.get(spec.starts_in):
+            diagnostics.append(Diagnostic("LX322", f"shared pieces `{kind}` (a `count`, no owner) cannot start in "
+                                          f"`{spec.starts_in}`, which belongs to each player",
+                                          content.positions.get(("pieces", kind, "starts_in"))))
         if spec.starts_in not in symbols.zones:
             diagnostics.append(Diagnostic("LX322", f"pieces `{kind}` start in `{spec.starts_in}`, which no `zone` declares",
                                           content.positions.get(("pieces", kind, "starts_in")),

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Board
+from .diagnostics import RuleRuntimeError
 from .state import State
 
 
@@ -36,6 +37,7 @@ class GameOver(Signal):
 
 
 _NOBODY = {"you": None}  # continuous rules act for no player
+SETTLE_LIMIT = 1000
 
 
 class Runtime:
@@ -56,11 +58,12 @@ class Runtime:
             return
         self.settling = True
         try:
-            while True:
+            for _ in range(SETTLE_LIMIT):
                 version = self.state.version
                 for rule in self.program.always:
                     rule(self, _NOBODY)
                 if self.state.version == version:
                     return
+            raise RuleRuntimeError(None, f"the continuous (`always`) rules still change the state after {SETTLE_LIMIT} rounds")
         finally:
             self.settling = False

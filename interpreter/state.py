@@ -62,7 +62,7 @@ class State:
         return {
             "seed": self.seed,
             "turns": self.turns,
-            "variables": dict(self.variables),
+            "variables": _encode(self.variables),
             "zones": {name: [c.id for c in items] for name, items in self.zones.items()},
             "components": {
                 c.id: {"kind": c.kind, "owner": c.owner, "props": dict(c.props)} for c in self.components.values()
@@ -72,7 +72,7 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict) -> "State":
-        state = cls(seed=data["seed"], turns=data["turns"], variables=dict(data["variables"]))
+        state = cls(seed=data["seed"], turns=data["turns"])
         for zone, ids in data["zones"].items():
             state.zones[zone] = []
             for cid in ids:
@@ -80,6 +80,7 @@ class State:
                 component = Component(cid, spec["kind"], spec["owner"], zone)
                 component.props = dict(spec["props"])
                 state.add(component)
+        state.variables = _decode(data["variables"], state.components)
         state.rng.setstate(_rng_from_json(data["rng"]))
         return state
 
@@ -102,6 +103,27 @@ class State:
             raise AssertionError("a component is in no zone")
         if totals != expected_totals:
             raise AssertionError(f"component totals changed: {totals} != {expected_totals}")
+
+
+def _encode(value):
+    """Variables as JSON: a component is written as a reference to its id."""
+    if isinstance(value, Component):
+        return {"component": value.id}
+    if isinstance(value, (list, tuple)):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    return value
+
+
+def _decode(value, components: dict[str, Component]):
+    if isinstance(value, dict) and set(value) == {"component"}:
+        return components[value["component"]]
+    if isinstance(value, list):
+        return [_decode(v, components) for v in value]
+    if isinstance(value, dict):
+        return {k: _decode(v, components) for k, v in value.items()}
+    return value
 
 
 def _rng_to_json(rng: random.Random) -> list:

@@ -16,20 +16,27 @@ def ruleset_folders(path: Path) -> list[Path]:
 
 
 def validate(path: Path) -> list[Diagnostic]:
+    """Every diagnostic of every ruleset at or under `path`, in file order."""
     diagnostics: list[Diagnostic] = []
     for folder in ruleset_folders(path):
+        diagnostics += validate_ruleset(folder)
+    return sorted(diagnostics, key=Diagnostic.sort_key)
+
+
+def validate_ruleset(folder: Path) -> list[Diagnostic]:
+    diagnostics: list[Diagnostic] = []
+    try:
+        ruleset = load_ruleset(folder)
+    except LudolexError as error:
+        diagnostics += error.diagnostics
+        ruleset = None
+    else:
+        diagnostics += ruleset.warnings
+    for scenario_file in sorted((folder / "tests").glob("*.yaml")):
         try:
-            ruleset = load_ruleset(folder)
+            load_scenarios(scenario_file)
+            if ruleset is not None:
+                diagnostics += check_scenarios(ruleset, scenario_file)
         except LudolexError as error:
             diagnostics += error.diagnostics
-            ruleset = None
-        else:
-            diagnostics += ruleset.warnings
-        for scenario_file in sorted((folder / "tests").glob("*.yaml")):
-            try:
-                load_scenarios(scenario_file)
-                if ruleset is not None:
-                    diagnostics += check_scenarios(ruleset, scenario_file)
-            except LudolexError as error:
-                diagnostics += error.diagnostics
     return sorted(diagnostics, key=Diagnostic.sort_key)

@@ -158,3 +158,33 @@ def test_a_choice_among_nothing_is_an_error(tmp_path):
     rules = FLOW + "procedure p():\n    choose x in [] as nothing\n    choose y in locations where false as never\nplay:\n    p()\n"
     found = diagnostics(tmp_path, rules.replace("play:\n    turn red", "setup:\n    turn red"))
     assert [(c, l) for c, l, _ in found] == [("LX326", 9), ("LX326", 10)]
+
+
+def test_fixes_found_while_documenting_the_language(tmp_path):
+    from interpreter import Game
+
+    rules = FLOW + """\
+property bonus = -1
+function summary(p) = count(s in locations where top(s) = none)
+function first_player(p) = p
+function weight_of(p) = top(supply(p)).weight
+function bonus_of(p) = top(supply(p)).bonus
+function mine(p) = select(c in pieces(supply(p)): c.kind)
+function held(p, c) = c in supply(p)
+"""
+    game = Game(load(make_game(tmp_path, rules, CONTENT + "    properties: {weight: 5}\n")))
+    assert game.evaluate("summary(red)") == 6 and game.evaluate("first_player(red)") == "red"
+    assert game.evaluate("weight_of(red)") == 5 and game.evaluate("bonus_of(red)") == -1
+    assert game.evaluate("mine(blue)") == ["stone"] * 4
+    assert game.evaluate("held(red, top(supply(red)))") is True
+    assert game.evaluate("held(blue, top(supply(red)))") is False
+    assert game.evaluate("top(none)") is None
+
+
+def test_a_second_play_block_is_an_error(tmp_path):
+    assert diagnostics(tmp_path, FLOW + "play:\n    pass\n") == [("LX301", 8, 1)]
+
+
+def test_a_property_may_not_shadow_a_kind_property(tmp_path):
+    content = CONTENT + "    properties: {weight: 5}\n"
+    assert diagnostics(tmp_path, FLOW + "property weight = 0\n", content) == [("LX301", 8, 1)]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from lark import Tree
 
-from interpreter.language.parser import parser
+from interpreter.language.parser import parse_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "language.md"
@@ -28,9 +28,9 @@ def rules_used(tree, found: set[str]) -> set[str]:
 
 def parse_example(text: str):
     try:
-        return parser().parse(text, start="start")
+        return parse_tree(text, "start")
     except Exception:
-        return parser().parse(text, start="snippet")
+        return parse_tree(text, "snippet")
 
 
 def test_every_example_parses():

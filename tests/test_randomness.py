@@ -44,3 +44,13 @@ def test_the_rng_state_travels_with_the_saved_state(tmp_path):
     restored = State.from_json(json.loads(json.dumps(game.state.to_json())))
     assert restored == game.state
     assert restored.rng.random() == game.state.rng.random()
+
+
+def test_a_variable_holding_a_component_is_saved_as_a_reference(tmp_path):
+    rules = DICE_GAME.replace("variable total = 0", "variable total = 0\nvariable chosen = none").replace(
+        "    shuffle deck\n", "    shuffle deck\n    set chosen = top(deck)\n")
+    game = Game(load(make_game(tmp_path, rules, CONTENT)), seed=3)
+    saved = json.loads(json.dumps(game.state.to_json()))
+    assert saved["variables"]["chosen"] == {"component": game.state.variables["chosen"].id}
+    restored = State.from_json(saved)
+    assert restored == game.state and restored.variables["chosen"] is restored.components[saved["variables"]["chosen"]["component"]]

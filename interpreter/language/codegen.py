@@ -8,6 +8,7 @@ in any order of declaration.
 from __future__ import annotations
 
 import itertools
+import re
 
 
 class CodeGen:
@@ -26,7 +27,7 @@ class CodeGen:
     def define(self, name: str, params: list[str], body: str, prologue: str = ""):
         """Define `def name(rt, *params): return body` in the shared namespace and return it."""
         lines = [f"def {name}(rt, {', '.join(params)}):" if params else f"def {name}(rt):"]
-        if "Z[" in body or "Z[" in prologue:
+        if re.search(r"\bZ\b", body + prologue):
             lines.append("    Z = rt.state.zones")
         if prologue:
             lines.append(prologue)

@@ -129,7 +129,7 @@ class Call(Expr):
             for number, (expected, arg) in enumerate(zip(parameters, self.args), 1):
                 check(scope, arg.pos, expected, arg.type, f"argument {number} of `{name}`")
             if name == "top" and self.is_simple(args[0]):
-                return f"(Z[{args[0]}][-1] if Z[{args[0]}] else None)"
+                return f"(Z.get({args[0]})[-1] if Z.get({args[0]}) else None)"
             if name == "tops":
                 return f"[Z[_l][-1] for _l in {args[0]} if Z[_l]]"
             if name in ("adjacent", "ray") and self._literal_connections(scope):
@@ -164,7 +164,7 @@ def _top_of_simple(expr: Expr, scope: Scope, names) -> str | None:
     if isinstance(expr, Call) and expr.name == "top" and len(expr.args) == 1 and expr.name not in scope.symbols.functions:
         location = expr.args[0].code(scope, names)
         if expr.is_simple(location):
-            return f"Z[{location}]"
+            return f"Z.get({location})"
     return None
 
 
@@ -217,8 +217,8 @@ class Attribute(Expr):
             return f"({read.format(stack + '[-1]')} if {stack} else None)"
         if self.is_simple(subject):
             return f"(None if {subject} is None else {read.format(subject)})"
-        helper = _helper(scope, f"_attr_{name}", f"def _attr_{name}(c):\n    return None if c is None else {read.format('c')}")
-        return f"{helper}({subject})"
+        helper = _helper(scope, f"_attr_{name}", f"def _attr_{name}(rt, c):\n    return None if c is None else {read.format('c')}")
+        return f"{helper}(rt, {subject})"
 
 
 @dataclass
@@ -278,6 +278,11 @@ class Binary(Expr):
         return code
 
     def _code(self, scope, names):
+        if self.op in ("in", "not in"):
+            left, right = self.left.code(scope, names), self.right.code(scope, names)
+            if self.right.type in ("zone", "location"):  # in a zone: among the components it holds
+                return f"({left} {self.op} Z[{right}])"
+            return f"({left} {self.op} {right})"
         if self.op in ("=", "!=") and isinstance(self.right, Literal) and self.right.value is None:
             stack = _top_of_simple(self.left, scope, names)
             if stack:  # `top(s) = none`: is the stack empty?
@@ -351,7 +356,7 @@ class Quantifier(Expr):
         inner_scope = scope.with_locals(self.variable)
         inner = {**names, self.variable: var}
         where = self.where.code(inner_scope, inner) if self.where else None
-        if self.value is not None and q in ("any", "all", "count", "select", "first"):
+        if self.value is not None and q in ("any", "all", "count", "first"):
             scope.error("LX310", f"`{q}(...)` takes no `: value` part", self.value.pos)
         value = self.value.code(inner_scope, inner) if self.value else var
         if self.while_:
@@ -367,7 +372,7 @@ class Quantifier(Expr):
         if q == "count":
             return f"len([0 {loop}])"
         if q == "select":
-            return f"[{var} {loop}]"
+            return f"[{value} {loop}]"
         if q == "first":
             if not where and not self.while_ and head == f"for {var} in {source}":
                 return f"next(iter({source}), None)"

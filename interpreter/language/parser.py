@@ -52,14 +52,20 @@ def parser() -> Lark:
                 propagate_positions=True, maybe_placeholders=True)
 
 
+def parse_tree(text: str, start: str = "start"):
+    """The Lark tree of `text` (raises Lark's errors)."""
+    lark = parser()
+    lark.parser.lexer_conf.postlex.text = text  # for the whole-word check of keywords
+    return lark.parse(text, start=start)
+
+
 def parse(text: str, file: str, start: str = "start", line_offset: int = 0, column_offset: int = 0,
           block: bool = False):
     """Parse rules text; errors name `file` and the line and column, shifted by the offsets."""
     if not text.endswith("\n"):
         text += "\n"
     try:
-        parser().parser.lexer_conf.postlex.text = text
-        tree = parser().parse(text, start=start)
+        tree = parse_tree(text, start)
     except (UnexpectedInput, DedentError) as error:
         diagnostic = _syntax_diagnostic(error, file, text)
         diagnostic.position = diagnostic.position.shifted(line_offset, column_offset, block) if diagnostic.position else None

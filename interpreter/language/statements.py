@@ -599,7 +599,10 @@ class Choose(Stmt):
                 return
             if optional:
                 options.append(PASS)
-            index = yield Decision(decision_name, by(rt, env), names, options)
+            player = by(rt, env)
+            if player is None:
+                raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`")
+            index = yield Decision(decision_name, player, names, options)
             chosen = options[index]
             for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
                 env[name] = value
@@ -730,7 +733,11 @@ class Phase(Stmt):
 
         def phase(rt, env):
             yield from start(rt, env)
-            yield from body(rt, env)
+            try:
+                yield from body(rt, env)
+            except EndTurn:  # the turn ends in this phase: the phase ends too
+                yield from end(rt, env)
+                raise
             yield from end(rt, env)
 
         return phase, True
