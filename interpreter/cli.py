@@ -199,3 +199,7 @@ def test_command(game: str) -> None:
                 click.echo(f"FAIL {loaded.position} {loaded.scenario.name} [{', '.join(loaded.scenario.rules)}]\n  {error}")
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

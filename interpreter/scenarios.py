@@ -27,7 +27,7 @@ from .diagnostics import LudolexError, Position
 from .game import Game
 from .ruleset import Ruleset
 from .state import BOX, player_zone
-from .yaml_source import position_of, read_yaml
+from .yaml_source import Locator, position_of, read_yaml, read_yaml_fast
 
 Counts = dict[str, dict[str, int]]  # owner -> kind -> how many
 
@@ -226,18 +226,30 @@ def check_expectation(game: Game, expect: Expectation) -> None:
         raise ScenarioFailure("\n".join(problems))
 
 
-def check_scenarios(ruleset: Ruleset, path: Path) -> list:
+def parse_scenario_file(path: Path) -> ScenarioFile:
+    """The scenarios of a file, parsed fast; a LudolexError pointing at the problem otherwise."""
+    try:
+        return ScenarioFile.model_validate(read_yaml_fast(path))
+    except ValidationError:
+        document = read_yaml(path)
+        try:
+            return ScenarioFile.model_validate(document)
+        except ValidationError as error:
+            raise LudolexError([schema_diagnostic(e, document, str(path)) for e in error.errors()]) from None
+
+
+def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = None) -> list:
     """Problems of meaning in a scenario file: names the game lacks, positions needing more components."""
     from .diagnostics import Diagnostic, did_you_mean
 
-    document = read_yaml(path)
-    parsed = ScenarioFile.model_validate(document)
+    parsed = parsed or parse_scenario_file(path)
+    locate = Locator(path)
     found = []
     players, kinds = ruleset.content.players, ruleset.content.pieces
     totals = ruleset.component_totals()
 
     def where(*steps):
-        return position_of(document, steps, str(path))
+        return locate(*steps)
 
     def unknown(what, name, known, *steps):
         found.append(Diagnostic("LX327", f"the game has no {what} `{name}`", where(*steps), hint=did_you_mean(str(name), known)))

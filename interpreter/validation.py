@@ -5,7 +5,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, LudolexError
 from .ruleset import MANIFEST, load_ruleset
-from .scenarios import check_scenarios, load_scenarios
+from .scenarios import check_scenarios, parse_scenario_file
 
 
 def ruleset_folders(path: Path) -> list[Path]:
@@ -34,9 +34,9 @@ def validate_ruleset(folder: Path) -> list[Diagnostic]:
         diagnostics += ruleset.warnings
     for scenario_file in sorted((folder / "tests").glob("*.yaml")):
         try:
-            load_scenarios(scenario_file)
+            parsed = parse_scenario_file(scenario_file)
             if ruleset is not None:
-                diagnostics += check_scenarios(ruleset, scenario_file)
+                diagnostics += check_scenarios(ruleset, scenario_file, parsed)
         except LudolexError as error:
             diagnostics += error.diagnostics
     return sorted(diagnostics, key=Diagnostic.sort_key)

@@ -30,6 +30,30 @@ def read_yaml(path: Path):
         raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error}", Position(str(path), 1, 1))])
 
 
+def read_yaml_fast(path: Path):
+    """The document as plain data, parsed by the C parser when it is installed (no positions).
+
+    For files that are usually right: on any problem, read them again with `read_yaml`, whose
+    nodes know their line and column, to report it.
+    """
+    try:
+        return YAML(typ="safe", pure=False).load(path.read_bytes())
+    except Exception:
+        return read_yaml(path)
+
+
+class Locator:
+    """Positions in a YAML file, read (slowly, with positions) only when one is asked for."""
+
+    def __init__(self, path: Path):
+        self.path, self._document = path, None
+
+    def __call__(self, *steps) -> Position:
+        if self._document is None:
+            self._document = read_yaml(self.path)
+        return position_of(self._document, steps, str(self.path))
+
+
 def position_of(document, path: tuple, file: str) -> Position:
     """The position of the node at `path` (keys and indexes), or of its nearest ancestor."""
     node, line, column = document, 0, 0

@@ -49,7 +49,7 @@ class _Indenter(Indenter):
 def parser() -> Lark:
     grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer="contextual", postlex=_Indenter(), start=["start", "snippet"],
-                propagate_positions=True, maybe_placeholders=True)
+                propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 def parse_tree(text: str, start: str = "start"):
