@@ -19,7 +19,7 @@ from .language.expressions import quantified_code
 from .program import Program, make_procedure, make_trigger
 from .resources import resource_path
 from .state import BOX, Component, State, player_zone
-from .yaml_source import read_yaml
+from .yaml_source import read_yaml, value_position
 
 MANIFEST = "game.yaml"
 
@@ -30,6 +30,7 @@ class Manifest(BaseModel):
     title: str = ""
     content: str
     description: str = ""
+    score: str | None = None  # a function of one player: the score shown in curves and reports
 
 
 @dataclass
@@ -64,6 +65,15 @@ class Ruleset:
                 continue
             names += [player_zone(zone, p) for p in self.content.players] if per_player else [zone]
         return names
+
+    def content_hash(self) -> str:
+        """The version of the ruleset: a hash of its manifest, rules files and content files."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        for path in [self.directory / MANIFEST] + sorted(self.rule_files) + sorted(self.content.files):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        return digest.hexdigest()[:16]
 
     def component_totals(self) -> dict[tuple, int]:
         totals = {}
@@ -131,6 +141,9 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     meaning: list[Diagnostic] = []
     first_rules = Position(str(rule_files[0]), 1, 1) if rule_files else Position(str(manifest_path), 1, 1)
     program = compile_program(content, board, declarations, abilities, meaning, first_rules)
+    if manifest.score and program.symbols.functions.get(manifest.score) != 1:
+        meaning.append(Diagnostic("LX315", f"`score: {manifest.score}` in the manifest must name a function of one player",
+                                  value_position(document, "score", str(manifest_path))))
     diagnostics += [d for d in meaning if not _about_lost_names(d, lost_names)]
     if any(d.severity == "error" for d in diagnostics):
         raise LudolexError(_in_file_order(diagnostics))
