@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -10,7 +9,11 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from .agents import PromptAgent, RandomAgent, play as play_game
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from .agents import PromptAgent, RandomAgent
+from .results_db import DEFAULT_DB, Results
+from .simulation import BOTS, default_jobs, run
 from .diagnostics import LudolexError, RuleRuntimeError
 from .display import show
 from .game import Game
@@ -105,58 +108,161 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None) -> No
 
 @main.command()
 @click.argument("game")
-@click.option("--games", default=1000, show_default=True)
-@click.option("--seed", default=0, show_default=True, help="Game i uses seed SEED+i.")
-@click.option("--save-dir", type=click.Path(path_type=Path), help="Write every game here as JSON.")
-def simulate(game: str, games: int, seed: int, save_dir: Path | None) -> None:
-    """Play GAMES games between random bots; report win rates and game length."""
+@click.option("--games", default=1000, show_default=True, help="How many games (seeds SEED .. SEED+GAMES-1).")
+@click.option("--seed", default=0, show_default=True, help="The first game's seed.")
+@click.option("--bots", default="random", show_default=True, help="Bot of each seat, comma-separated (one name: all seats).")
+@click.option("--jobs", type=int, default=None, help="Local processes [default: all cores].")
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True, help="SQLite file for the results.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
+def simulate(game: str, games: int, seed: int, bots: str, jobs: int | None, db: Path, backend: str, address: str | None) -> None:
+    """Play GAMES games between bots, keep them in DB, and report win rates and game length.
+
+    Games already in DB (same ruleset version, bots and seed) are not played again: a run that
+    was stopped resumes, and a larger --games extends it. Ctrl-C stops and keeps every finished game.
+    """
     ruleset = _load(game)
-    players = ruleset.program.players
-    wins = {p: 0 for p in players}
-    draws, turns, decisions, errors = 0, [], [], 0
-    if save_dir:
-        save_dir.mkdir(parents=True, exist_ok=True)
+    bot_names = _bots(bots)
+    version, bots_key = ruleset.content_hash(), ",".join(bot_names)
+    results = Results(db)
+    wanted = range(seed, seed + games)
+    todo = [s for s in wanted if s not in results.seeds_done(version, bots_key)]
+    jobs = jobs or default_jobs()
+    console = Console(highlight=False, stderr=True, soft_wrap=True)
+    console.print(f"{ruleset.name} (version {version}), bots {bots_key}: {games - len(todo)} game(s) already in {db}, "
+                  f"{len(todo)} to play on {jobs} {'Ray worker(s)' if backend == 'ray' else 'process(es)'}")
+    errors = 0
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=console,
+                        disable=not todo)
+    stream = run(ruleset.directory, todo, bot_names, jobs, backend, address)
     start = time.perf_counter()
-    for n in range(games):
-        game_seed = seed + n
-        current = Game(ruleset, seed=game_seed)
-        try:
-            play_game(current, {p: RandomAgent(game_seed * 1000 + i) for i, p in enumerate(players)})
-        except RuleRuntimeError as error:
-            errors += 1
-            click.echo(f"game {game_seed}: {error}", err=True)
-            continue
-        if current.result.winner:
-            wins[current.result.winner] += 1
-        else:
-            draws += 1
-        turns.append(current.state.turns)
-        decisions.append(len(current.log))
-        if save_dir:
-            (save_dir / f"{ruleset.name}-{game_seed}.json").write_text(current.dumps(), encoding="utf-8")
+    try:
+        with progress:
+            task = progress.add_task("simulating", total=len(todo), rate="-")
+            for n, record in enumerate(stream, 1):
+                results.add(ruleset.name, version, bots_key, record)
+                errors += record["error"] is not None
+                if n % 200 == 0:
+                    results.commit()
+                elapsed = time.perf_counter() - start
+                progress.update(task, advance=1, rate=f"{n / elapsed:.0f}" if elapsed else "-")
+    except KeyboardInterrupt:
+        console.print("stopped: the finished games are kept; run the same command again to resume")
+    finally:
+        stream.close()
+        results.commit()
     seconds = time.perf_counter() - start
-    done = len(turns)
-    click.echo(f"{done} games of {ruleset.name} in {seconds:.1f} s ({games / seconds:.0f} games/s), {errors} error(s)")
-    for p in players:
-        click.echo(f"  {p:<10} wins {wins[p]:>6}  ({100 * wins[p] / max(done, 1):.1f}%)")
-    click.echo(f"  {'draws':<10}      {draws:>6}  ({100 * draws / max(done, 1):.1f}%)")
-    if done:
-        click.echo(f"  mean length: {statistics.mean(turns):.2f} turns, {statistics.mean(decisions):.1f} decisions")
+    played = progress.tasks[0].completed if progress.tasks else 0
+    if played:
+        console.print(f"played {played:.0f} game(s) in {seconds:.1f} s: {played / seconds:.0f} games/s")
+    records = results.records(version, bots_key, set(wanted))
+    results.close()
+    _print_summary(records, ruleset.name)
     if errors:
+        console.print(f"[red]{errors} game(s) stopped on an error in the rules (kept in the database with the error)[/red]")
         sys.exit(1)
+
+
+def _bots(text: str) -> list[str]:
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    unknown = [b for b in names if b not in BOTS]
+    if not names or unknown:
+        raise click.UsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; bots: {', '.join(BOTS)}")
+    return names
+
+
+def _print_summary(records: list[dict], title: str) -> None:
+    from .report import render_summary, summarize
+
+    finished = [r for r in records if r["error"] is None]
+    if not finished:
+        click.echo("no finished games")
+        return
+    Console(highlight=False).print(render_summary(summarize(finished)))
+
+
+@main.command()
+@click.argument("db", type=click.Path(exists=True, path_type=Path))
+@click.option("--version", "version", default=None, help="Ruleset version (hash) to report [default: the one with most games].")
+@click.option("--plots", type=click.Path(path_type=Path), default=None, help="Folder for the PNG plots and report.html.")
+def report(db: Path, version: str | None, plots: Path | None) -> None:
+    """Win rates with 95% intervals, first-player advantage, game length and scores of stored games."""
+    from .report import write_plots
+
+    results = Results(db)
+    versions = results.versions()
+    if not versions:
+        raise click.UsageError(f"{db}: no games")
+    chosen = next((v for v in versions if version is None or v[1].startswith(version)), None)
+    if chosen is None:
+        raise click.UsageError(f"{db}: no version {version}; versions: {', '.join(v[1] for v in versions)}")
+    game, ruleset_hash, bots, count = chosen
+    records = [r for r in results.records(ruleset_hash, bots) if r["error"] is None]
+    results.close()
+    click.echo(f"{game}, version {ruleset_hash}, bots {bots}: {count} game(s)")
+    _print_summary(records, game)
+    if plots:
+        for path in write_plots(records, plots, f"{game} ({ruleset_hash})"):
+            click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("ruleset_a")
+@click.argument("ruleset_b")
+@click.option("--games", default=2000, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--bots", default="random", show_default=True)
+@click.option("--jobs", type=int, default=None, help="Local processes [default: all cores].")
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
+def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path) -> None:
+    """Play two versions of a game on the same seeds and say which differences are significant."""
+    from .report import compare as compare_records, render_comparison
+
+    bot_names, jobs = _bots(bots), jobs or default_jobs()
+    results = Results(db)
+    sides = []
+    for name in (ruleset_a, ruleset_b):
+        ruleset = _load(name)
+        version, bots_key = ruleset.content_hash(), ",".join(bot_names)
+        wanted = set(range(seed, seed + games))
+        todo = sorted(wanted - results.seeds_done(version, bots_key))
+        click.echo(f"{name}: version {version}, {len(todo)} game(s) to play")
+        for record in run(ruleset.directory, todo, bot_names, jobs):
+            results.add(ruleset.name, version, bots_key, record)
+        results.commit()
+        sides.append([r for r in results.records(version, bots_key, wanted) if r["error"] is None])
+    results.close()
+    Console(highlight=False).print(render_comparison(compare_records(sides[0], sides[1], ruleset_a, ruleset_b)))
 
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
 @click.option("--step", is_flag=True, help="Wait for Enter after each decision.")
-def replay(file: Path, step: bool) -> None:
-    """Replay a saved game decision by decision, showing the board."""
+@click.option("--seed", type=int, default=None, help="With a results database: the seed of the game to replay.")
+@click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
+def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
+    """Replay a saved game (a JSON file, or --game G --seed S from a results database)."""
+    if seed is not None:
+        if game is None:
+            raise click.UsageError("replaying from a database needs --game and --seed")
+        ruleset = _load(game)
+        results = Results(file)
+        stored = [r for r in results.records(ruleset.content_hash(), None, {seed})]
+        results.close()
+        if not stored:
+            raise click.UsageError(f"{file}: no game of this version of {game} with seed {seed}")
+        saved = {"game": game, "seed": seed, "choices": stored[0]["log"]}
+    else:
+        try:
+            saved = json.loads(file.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise click.UsageError(f"{file}: not a saved game ({error})")
     try:
-        saved = json.loads(file.read_text(encoding="utf-8"))
         ruleset = _load(saved["game"])
         choices, seed = saved["choices"], saved["seed"]
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
-        raise click.UsageError(f"{file}: not a saved game ({error})")
+    except (KeyError, TypeError) as error:
+        raise click.UsageError(f"{file}: not a saved game (missing {error})")
     console = Console(highlight=False)
     current = Game(ruleset, seed=seed)
     for number, index in enumerate(choices, 1):

@@ -35,11 +35,29 @@ def test_validate_a_missing_path_is_a_usage_error(tmp_path):
     assert run("validate", tmp_path / "nothing").exit_code == 2
 
 
-def test_simulate_reports_win_rates_and_length():
-    result = run("simulate", "cernunos", "--games", 20, "--seed", 5)
+def test_simulate_keeps_games_resumes_and_reports(tmp_path):
+    db = tmp_path / "results.sqlite"
+    first = run("simulate", "cernunos", "--games", 20, "--seed", 5, "--jobs", 1, "--db", db)
+    assert first.exit_code == 0, first.output
+    assert "20 to play" in first.output and "green" in first.output and "%" in first.output
+    again = run("simulate", "cernunos", "--games", 30, "--seed", 5, "--jobs", 2, "--db", db)
+    assert "20 game(s) already" in again.output and "10 to play" in again.output
+    report = run("report", db, "--plots", tmp_path / "plots")
+    assert report.exit_code == 0, report.output
+    assert (tmp_path / "plots" / "report.html").exists() and "30 game(s)" in report.output
+    replayed = run("replay", db, "--game", "cernunos", "--seed", 7)
+    assert replayed.exit_code == 0 and "result:" in replayed.output
+
+
+def test_compare_two_versions_on_the_same_seeds(tmp_path):
+    changed = tmp_path / "rulesets" / "cernunos"
+    shutil.copytree(ROOT / "rulesets" / "cernunos", changed)
+    shutil.copytree(ROOT / "cards" / "cernunos", tmp_path / "cards" / "cernunos")
+    tokens = tmp_path / "cards" / "cernunos" / "tokens.yaml"
+    tokens.write_text(tokens.read_text().replace("  wolf:\n    per_player: 2", "  wolf:\n    per_player: 4"))
+    result = run("compare", ROOT / "rulesets" / "cernunos", changed, "--games", 40, "--jobs", 1, "--db", tmp_path / "c.sqlite")
     assert result.exit_code == 0, result.output
-    assert "20 games of cernunos" in result.output and "0 error(s)" in result.output
-    assert "mean length" in result.output
+    assert "p" in result.output and "significant" in result.output
 
 
 def test_play_saves_a_game_that_replays(tmp_path):
