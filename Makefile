@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 $(BIN)/ludolex: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,ray]'
 	touch $@
 
 game: $(BIN)/ludolex  ## one simulated game of Cernunos between two random bots, move by move
