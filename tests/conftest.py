@@ -1,3 +1,5 @@
+collect_ignore = ["diagnostics"]  # broken rulesets on purpose: read by test_diagnostics_corpus.py, not run
+
 import sys
 from pathlib import Path
 
