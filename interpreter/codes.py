@@ -46,6 +46,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX326": ("error", "a decision that can never have an option"),
     "LX327": ("error", "a scenario names a location, zone, player or kind the game does not have"),
     "LX328": ("error", "a scenario's position needs more components than the game has"),
+    "LX329": ("error", "a reserved word of the language used as a name"),
 }
 
 

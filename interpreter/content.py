@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -45,13 +45,16 @@ class BoardSpec(Strict):
         return self
 
 
+Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+
+
 class PieceKind(Strict):
     per_player: int | None = Field(default=None, ge=0, le=10_000)
     count: int | None = Field(default=None, ge=0, le=10_000)
     starts_in: str = Field(pattern=NAME_PATTERN)
-    traits: list[str] = []
-    properties: dict[str, str | int | bool] = {}  # fixed values of the kind: a suit, a cost...
-    abilities: dict[str, str] = {}
+    traits: list[Name] = []
+    properties: dict[Name, str | int | bool] = {}  # fixed values of the kind: a suit, a cost...
+    abilities: dict[Name, str] = {}
 
     @model_validator(mode="after")
     def one_count(self):
@@ -61,9 +64,16 @@ class PieceKind(Strict):
 
 
 class ContentFile(Strict):
-    players: list[str] | None = None
+    players: list[Name] | None = None
     board: BoardSpec | None = None
-    pieces: dict[str, PieceKind] = {}
+    pieces: dict[Name, PieceKind] = {}
+
+    @model_validator(mode="after")
+    def players_once(self):
+        if self.players and len(set(self.players)) != len(self.players):
+            twice = sorted({p for p in self.players if self.players.count(p) > 1})
+            raise ValueError(f"a player is listed twice: {', '.join(twice)}")
+        return self
 
 
 @dataclass
@@ -103,7 +113,7 @@ def load_content(directory: Path) -> Content:
         try:
             parsed = ContentFile.model_validate(document)
         except ValidationError as error:
-            diagnostics += [schema_diagnostic(e, document, str(path)) for e in error.errors()]
+            diagnostics += schema_diagnostics(error, document, str(path), ContentFile)
             continue
         _merge(content, parsed, document, str(path), diagnostics)
     if diagnostics:
@@ -116,56 +126,120 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
         if content.players:
             diagnostics.append(Diagnostic("LX301", "players are declared twice", position_of(document, ("players",), file)))
         content.players = parsed.players
+        for i, player in enumerate(parsed.players):
+            content.positions[("players", player)] = position_of(document, ("players", i), file)
     if parsed.board is not None:
         if content.board is not None:
             diagnostics.append(Diagnostic("LX301", "the board is declared twice", position_of(document, ("board",), file)))
         content.board = parsed.board
         content.positions[("board",)] = position_of(document, ("board",), file)
+        for name in parsed.board.locations or {}:
+            content.positions[("location", name)] = position_of(document, ("board", "locations", name), file)
+        for i, _ in enumerate(parsed.board.connections):
+            content.positions[("connection", i)] = position_of(document, ("board", "connections", i), file)
+        if parsed.board.grid:
+            for name in parsed.board.grid.attributes:
+                content.positions[("attributes", name)] = position_of(document, ("board", "grid", "attributes", name), file)
     for kind, spec in parsed.pieces.items():
         if kind in content.pieces:
             diagnostics.append(Diagnostic("LX301", f"piece kind `{kind}` is declared twice", position_of(document, ("pieces", kind), file)))
         content.pieces[kind] = spec
+        content.positions[("pieces", kind)] = position_of(document, ("pieces", kind), file)
         for key in ("starts_in", "traits", "per_player", "count"):
             content.positions[("pieces", kind, key)] = position_of(document, ("pieces", kind, key), file)
         for name, source in spec.abilities.items():
             abilities = document["pieces"][kind]["abilities"]
             line, column = abilities.lc.value(name)
             # A block scalar (`|`) starts on the line after its key; its text is indented.
-            block = "\n" in source
-            first_line = line + 2 if block else line + 1
-            indent = _indent_of(file, first_line) if block else column
+            block = "\n" in source.rstrip("\n") or source.endswith("\n")
+            if block:
+                first_line, indent = _first_text_line(file, line + 2)
+                source = source.lstrip("\n")
+            else:
+                quoted = _is_quoted(file, line + 1, column)
+                first_line, indent = line + 1, column + (1 if quoted else 0)
             content.abilities.append(Ability(kind, name, source, file, first_line, indent + 1, block))
 
 
-def _indent_of(file: str, line: int) -> int:
+def _first_text_line(file: str, line: int) -> tuple[int, int]:
+    """The first non-blank line from `line` on, and its indentation (a block scalar's text)."""
+    try:
+        lines = Path(file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return line, 0
+    while line <= len(lines) and not lines[line - 1].strip():
+        line += 1
+    text = lines[line - 1] if line <= len(lines) else ""
+    return line, len(text) - len(text.lstrip())
+
+
+def _is_quoted(file: str, line: int, column: int) -> bool:
     try:
         text = Path(file).read_text(encoding="utf-8").splitlines()[line - 1]
     except (OSError, IndexError):
-        return 0
-    return len(text) - len(text.lstrip())
+        return False
+    return text[column:column + 1] in ("'", '"')
 
 
-def schema_diagnostic(error: dict, document, file: str) -> Diagnostic:
-    location = tuple(error["loc"])
+def schema_diagnostic(error: dict, document, file: str, model: type[BaseModel] | None = None) -> Diagnostic:
+    is_key = bool(error["loc"]) and error["loc"][-1] == "[key]"
+    location = tuple(step for step in error["loc"] if not _is_union_branch(step))
     position = position_of(document, location, file)
+    if error["type"] == "string_pattern_mismatch":
+        name = location[-1] if is_key else error.get("input")
+        return Diagnostic("LX205", f"`{name}` is not a name: use letters, digits and `_`, starting with a letter",
+                          position if is_key else position_of(document, location, file, value=True),
+                          hint=f"try `{_as_name(str(name))}`")
     where = ".".join(str(step) for step in location) or "the file"
     if error["type"] == "extra_forbidden":
         key = str(location[-1])
-        known = _allowed_keys(location[:-1])
+        known = _allowed_keys(location[:-1], model or ContentFile)
         return Diagnostic("LX203", f"unknown key `{key}`", position, hint=did_you_mean(key, known))
     if error["type"] == "missing":
         return Diagnostic("LX204", f"missing field `{location[-1]}` in {'.'.join(map(str, location[:-1])) or 'the file'}", position)
-    return Diagnostic("LX205", f"{where}: {error['msg']}", position)
+    return Diagnostic("LX205", f"{where}: {error['msg']}", position_of(document, location, file, value=True))
 
 
-def _allowed_keys(location: tuple) -> list[str]:
-    model: type[BaseModel] | None = ContentFile
+def schema_diagnostics(error: ValidationError, document, file: str, model: type[BaseModel]) -> list[Diagnostic]:
+    """Every schema error of a file; a misspelled required key is one error (the unknown key, with
+    its suggestion), not two."""
+    if document is None or not isinstance(document, dict):
+        what = "empty" if document is None else f"a {type(document).__name__}, not a mapping of keys"
+        return [Diagnostic("LX205", f"the file is {what}", Position(file, 1, 1))]
+    found = [schema_diagnostic(e, document, file, model) for e in error.errors()]
+    suggested = {d.hint for d in found if d.code == "LX203" and d.hint}
+    return [d for d in found if not (d.code == "LX204" and f"did you mean `{d.message.split('`')[1]}`?" in suggested)]
+
+
+def _as_name(text: str) -> str:
+    import re
+
+    name = re.sub(r"\W+", "_", text).strip("_") or "name"
+    return name if not name[0].isdigit() else f"_{name}"
+
+
+def _is_union_branch(step) -> bool:
+    """pydantic names the branch of a union it tried (`str`, `dict[str,str]`): not a YAML key."""
+    return isinstance(step, str) and ("[" in step or step in ("str", "int", "bool", "float"))
+
+
+def _allowed_keys(location: tuple, model: type[BaseModel]) -> list[str]:
     for step in location:
         field_info = model.model_fields.get(str(step)) if model else None
         if field_info is None:
+            if isinstance(step, (int, str)) and model is not None and not field_info:
+                continue  # a list index or a mapping key (a kind's name): the same model below
             break
         annotation = field_info.annotation
-        model = next((a for a in getattr(annotation, "__args__", (annotation,)) if isinstance(a, type) and issubclass(a, BaseModel)), None)
-        if model is None and str(step) == "pieces":
-            model = PieceKind
+        nested = [a for a in _inner_types(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
+        model = nested[0] if nested else None
     return [f.alias or name for name, f in (model.model_fields.items() if model else [])]
+
+
+def _inner_types(annotation) -> list:
+    found, stack = [], [annotation]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(getattr(current, "__args__", ()))
+    return found

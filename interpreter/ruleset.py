@@ -7,11 +7,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import board as boards
-from .content import Content, load_content, schema_diagnostic
+from .content import Content, load_content, schema_diagnostics
 from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
 from .language import declarations as d
 from .language.expressions import Literal, Negate
-from .language.parser import parse, parse_recovering
+from .language.parser import parse, parse_recovering, reserved_words
 from .language.scope import Scope, Symbols
 from .language.statements import Block, Deciding, run_body
 from .language.codegen import CodeGen
@@ -19,7 +19,7 @@ from .language.expressions import quantified_code
 from .program import Program, make_procedure, make_trigger
 from .resources import resource_path
 from .state import BOX, Component, State, player_zone
-from .yaml_source import read_yaml, value_position
+from .yaml_source import not_utf8, read_yaml, value_position
 
 MANIFEST = "game.yaml"
 
@@ -105,10 +105,11 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     try:
         manifest = Manifest.model_validate(document)
     except ValidationError as error:
-        raise LudolexError([schema_diagnostic(e, document, str(manifest_path)) for e in error.errors()]) from None
+        raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
     content_dir = (directory / manifest.content).resolve()
     if not content_dir.is_dir():
-        raise LudolexError([Diagnostic("LX206", f"content folder `{manifest.content}` not found", Position(str(manifest_path), 1, 1))])
+        raise LudolexError([Diagnostic("LX206", f"content folder `{manifest.content}` not found",
+                                       value_position(document, "content", str(manifest_path)))])
 
     diagnostics: list[Diagnostic] = []
     try:
@@ -122,7 +123,8 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         try:
             found, syntax_errors, lost = parse_recovering(path.read_text(encoding="utf-8"), str(path))
         except UnicodeDecodeError as error:
-            diagnostics.append(Diagnostic("LX201", f"file is not UTF-8 text ({error.reason})", Position(str(path), 1, 1)))
+            diagnostics.append(not_utf8(path, error))
+            lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
             continue
         declarations += found
         diagnostics += syntax_errors
@@ -145,6 +147,8 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         meaning.append(Diagnostic("LX315", f"`score: {manifest.score}` in the manifest must name a function of one player",
                                   value_position(document, "score", str(manifest_path))))
     diagnostics += [d for d in meaning if not _about_lost_names(d, lost_names)]
+    if any(d.severity == "error" for d in diagnostics):  # "never used" is noise beside real errors
+        diagnostics = [d for d in diagnostics if d.code != "LX325"]
     if any(d.severity == "error" for d in diagnostics):
         raise LudolexError(_in_file_order(diagnostics))
     return Ruleset(manifest.name, directory, manifest, content, board, program, rule_files, _in_file_order(diagnostics))
@@ -155,8 +159,13 @@ def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(unique.values(), key=Diagnostic.sort_key)
 
 
+CONSEQUENCES = {"LX302", "LX303", "LX312", "LX313", "LX314", "LX315", "LX319", "LX320", "LX322", "LX325"}
+
+
 def _about_lost_names(diagnostic: Diagnostic, lost_names: set[str]) -> bool:
     """A complaint caused by a declaration dropped for a syntax error (reported already)."""
+    if "*" in lost_names:
+        return diagnostic.code in CONSEQUENCES
     if diagnostic.code == "LX320":
         return "play" in lost_names
     return diagnostic.code in ("LX302", "LX303", "LX312", "LX313", "LX319", "LX315") and any(
@@ -171,9 +180,20 @@ def _build_board(content: Content, diagnostics: list[Diagnostic], file: str) -> 
         diagnostics.append(Diagnostic("LX207", "the content declares no `board`", where))
         return boards.Board(boards.grid_graph(1, 1, []))
     if spec.grid:
-        return boards.Board(boards.grid_graph(spec.grid.columns, spec.grid.rows, spec.grid.connections, spec.grid.attributes))
-    links = [c.model_dump(by_alias=True) for c in spec.connections]
-    return boards.Board(boards.explicit_graph(spec.locations or {}, links))
+        board = boards.Board(boards.grid_graph(spec.grid.columns, spec.grid.rows, spec.grid.connections, spec.grid.attributes))
+        for name in spec.grid.attributes:
+            if name not in board.index:
+                diagnostics.append(Diagnostic("LX302", f"attributes for `{name}`, which is not a square of the grid",
+                                              content.positions.get(("attributes", name)), hint=did_you_mean(name, board.locations)))
+        return board
+    locations = spec.locations or {}
+    for i, link in enumerate(spec.connections):
+        for end in (link.from_, link.to):
+            if end not in locations:
+                diagnostics.append(Diagnostic("LX302", f"connection to `{end}`, which is not a location of the board",
+                                              content.positions.get(("connection", i)), hint=did_you_mean(end, locations)))
+    links = [c.model_dump(by_alias=True) for c in spec.connections if c.from_ in locations and c.to in locations]
+    return boards.Board(boards.explicit_graph(locations, links))
 
 
 def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list,
@@ -196,7 +216,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     for decl in declarations:
         if isinstance(decl, d.ModifyDecl):
             if decl.name not in symbols.functions:
-                scope.error("LX319", f"`modify {decl.name}`: no function `{decl.name}` to modify", decl.pos)
+                scope.error("LX319", f"`modify {decl.name}`: no function `{decl.name}` to modify", decl.pos,
+                            hint=did_you_mean(decl.name, symbols.functions))
             elif len(decl.params) != symbols.functions[decl.name]:
                 scope.error("LX307", f"`{decl.name}` takes {symbols.functions[decl.name]} parameter(s)", decl.pos)
             else:
@@ -283,10 +304,25 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
     seen: dict[str, Position | None] = {}
 
     def declare(name: str, pos: Position, table: dict, value) -> None:
-        if name in seen or symbols.kind_of(name) is not None:
-            diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice", pos))
+        if name in reserved_words():
+            diagnostics.append(Diagnostic("LX329", f"`{name}` is a reserved word of the language: choose another name", pos))
+        if name == BOX:
+            diagnostics.append(Diagnostic("LX301", f"`{BOX}` is given by the language (the zone of pieces out of play)", pos))
+            return
+        if name in seen or symbols.kind_of(name) not in (None, "location"):
+            first = f" (first at line {seen[name].line})" if seen.get(name) and seen[name].file == pos.file else ""
+            diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice{first}", pos))
+            return  # the first declaration stands
         seen[name] = pos
         table[name] = value
+
+    for decl in declarations:
+        for param in getattr(decl, "params", None) or []:
+            if param in reserved_words():
+                diagnostics.append(Diagnostic("LX329", f"`{param}` is a reserved word of the language: choose another name", decl.pos))
+        params = getattr(decl, "params", None) or []
+        if len(set(params)) != len(params):
+            diagnostics.append(Diagnostic("LX301", "a parameter is named twice", decl.pos))
 
     for decl in declarations:
         if isinstance(decl, d.ZoneDecl):
@@ -312,13 +348,7 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
             symbols.handled.add(decl.event)
             if decl.event[0] == "event":
                 symbols.events[decl.event[1]] = len(decl.params)
-    for location in board.locations:
-        clash = {"kind": symbols.kinds, "trait": symbols.traits, "player": symbols.players, "zone": symbols.zones,
-                 "connection type": symbols.connections}
-        for what, names in clash.items():
-            if location in names:
-                diagnostics.append(Diagnostic("LX301", f"location `{location}` has the name of a {what}",
-                                              content.positions.get(("board",))))
+    _content_clashes(content, board, symbols, diagnostics)
     for kind, spec in content.pieces.items():
         if spec.count is not None and symbols.zones.get(spec.starts_in):
             diagnostics.append(Diagnostic("LX322", f"shared pieces `{kind}` (a `count`, no owner) cannot start in "
@@ -329,6 +359,25 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
                                           content.positions.get(("pieces", kind, "starts_in")),
                                           hint=did_you_mean(spec.starts_in, symbols.zones)))
     return symbols
+
+
+def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:
+    """Kinds, players, traits, connection types and locations share one space of names."""
+    named: dict[str, str] = {}
+    groups = [("kind of piece", symbols.kinds, lambda n: content.positions.get(("pieces", n))),
+              ("player", symbols.players, lambda n: content.positions.get(("players", n))),
+              ("trait", sorted(symbols.traits), lambda n: None),
+              ("connection type", sorted(symbols.connections), lambda n: content.positions.get(("board",))),
+              ("location", board.locations, lambda n: content.positions.get(("location", n), content.positions.get(("board",))))]
+    for what, names, where in groups:
+        for name in names:
+            if name in named and named[name] != what:
+                diagnostics.append(Diagnostic("LX301", f"`{name}` names both a {named[name]} and a {what}", where(name)))
+            named.setdefault(name, what)
+    for name in board.locations:
+        if name in symbols.zones:
+            diagnostics.append(Diagnostic("LX301", f"location `{name}` has the name of a zone",
+                                          content.positions.get(("location", name), content.positions.get(("board",)))))
 
 
 def _deciding(declarations: list, abilities: list) -> Deciding:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .content import schema_diagnostic
+from .content import schema_diagnostics
 from .diagnostics import LudolexError, Position
 from .game import Game
 from .ruleset import Ruleset
@@ -59,6 +59,7 @@ class Expectation(Strict):
 
 
 class Scenario(Strict):
+    model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)
     name: str
     rules: list[str] = Field(min_length=1)
     seed: int = 0
@@ -68,7 +69,7 @@ class Scenario(Strict):
 
 
 class ScenarioFile(Strict):
-    scenarios: list[Scenario]
+    scenarios: list[Scenario] = []
 
 
 @dataclass
@@ -80,9 +81,9 @@ class LoadedScenario:
 def load_scenarios(path: Path) -> list[LoadedScenario]:
     document = read_yaml(path)
     try:
-        parsed = ScenarioFile.model_validate(document)
+        parsed = ScenarioFile.model_validate(document if document is not None else {})
     except ValidationError as error:
-        raise LudolexError([schema_diagnostic(e, document, str(path)) for e in error.errors()]) from None
+        raise LudolexError(schema_diagnostics(error, document, str(path), ScenarioFile)) from None
     return [LoadedScenario(s, position_of(document, ("scenarios", i), str(path))) for i, s in enumerate(parsed.scenarios)]
 
 
@@ -229,13 +230,13 @@ def check_expectation(game: Game, expect: Expectation) -> None:
 def parse_scenario_file(path: Path) -> ScenarioFile:
     """The scenarios of a file, parsed fast; a LudolexError pointing at the problem otherwise."""
     try:
-        return ScenarioFile.model_validate(read_yaml_fast(path))
+        return ScenarioFile.model_validate(read_yaml_fast(path) or {})
     except ValidationError:
         document = read_yaml(path)
         try:
-            return ScenarioFile.model_validate(document)
+            return ScenarioFile.model_validate(document if document is not None else {})
         except ValidationError as error:
-            raise LudolexError([schema_diagnostic(e, document, str(path)) for e in error.errors()]) from None
+            raise LudolexError(schema_diagnostics(error, document, str(path), ScenarioFile)) from None
 
 
 def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = None) -> list:
@@ -255,14 +256,27 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
         found.append(Diagnostic("LX327", f"the game has no {what} `{name}`", where(*steps), hint=did_you_mean(str(name), known)))
 
     def check_label(label, *steps):
+        if len(label.split()) not in (1, 2):
+            found.append(Diagnostic("LX327", f"`{label}` is not a component: write `owner kind` (or `kind`), "
+                                    "one per item of the list", where(*steps), hint="is a comma missing?"))
+            return None
         owner, kind = _parse_label(label)
         if kind not in kinds:
             unknown("kind of piece", kind, kinds, *steps)
-        elif owner is not None and owner not in players:
+            return None
+        if owner is not None and owner not in players:
             unknown("player", owner, players, *steps)
+            return None
         return owner, kind
 
+    def check_player(name, *steps):
+        if name is not None and name not in players and name != "draw":
+            unknown("player", name, players, *steps)
+
     for i, scenario in enumerate(parsed.scenarios):
+        for j, choice in enumerate(scenario.choices):
+            if isinstance(choice, dict) and "by" in choice:
+                check_player(choice["by"], "scenarios", i, "choices", j, "by")
         for part in ("position", "expect"):
             spec = getattr(scenario, part)
             if spec is None:
@@ -273,17 +287,26 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                     unknown("location", location, ruleset.board.locations, "scenarios", i, part, "board", location)
                 for j, label in enumerate(stack):
                     key = check_label(label, "scenarios", i, part, "board", location, j)
-                    needed[key] = needed.get(key, 0) + 1
+                    if key is not None:
+                        needed[key] = needed.get(key, 0) + 1
             for zone, owners in spec.zones.items():
                 if zone not in ruleset.program.zones:
                     unknown("zone", zone, ruleset.program.zones, "scenarios", i, part, "zones", zone)
                 for owner, counts in owners.items():
                     if owner not in players:
                         unknown("player", owner, players, "scenarios", i, part, "zones", zone, owner)
+                        continue
                     for kind, count in counts.items():
                         if kind not in kinds:
                             unknown("kind of piece", kind, kinds, "scenarios", i, part, "zones", zone, owner, kind)
+                            continue
                         needed[(owner, kind)] = needed.get((owner, kind), 0) + count
+            if part == "expect":
+                check_player(spec.winner, "scenarios", i, "expect", "winner")
+                for player in spec.scores:
+                    check_player(player, "scenarios", i, "expect", "scores", player)
+                if spec.decision is not None:
+                    check_player(spec.decision.player, "scenarios", i, "expect", "decision", "player")
             if part == "position":
                 for name in spec.variables:
                     if name not in ruleset.program.symbols.variables:

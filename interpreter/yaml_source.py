@@ -16,7 +16,7 @@ def read_yaml(path: Path):
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise LudolexError([Diagnostic("LX201", f"file is not UTF-8 text ({error.reason})", Position(str(path), 1, 1))])
+        raise LudolexError([not_utf8(path, error)]) from None
     try:
         return YAML(typ="rt").load(text)
     except MarkedYAMLError as error:
@@ -28,6 +28,15 @@ def read_yaml(path: Path):
         raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error.problem or error.context}", position)])
     except Exception as error:  # ruamel raises a few unmarked errors (bad tags, recursion)
         raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error}", Position(str(path), 1, 1))])
+
+
+def not_utf8(path: Path, error: UnicodeDecodeError) -> Diagnostic:
+    """LX201 at the first byte that is not UTF-8."""
+    before = error.object[: error.start]
+    line = before.count(b"\n") + 1
+    column = len(before) - (before.rfind(b"\n") + 1) + 1
+    return Diagnostic("LX201", f"this file is not UTF-8 text: byte 0x{error.object[error.start]:02x} here ({error.reason})",
+                      Position(str(path), line, column), hint="save the file as UTF-8")
 
 
 def read_yaml_fast(path: Path):
@@ -54,12 +63,16 @@ class Locator:
         return position_of(self._document, steps, str(self.path))
 
 
-def position_of(document, path: tuple, file: str) -> Position:
-    """The position of the node at `path` (keys and indexes), or of its nearest ancestor."""
+def position_of(document, path: tuple, file: str, value: bool = False) -> Position:
+    """The position of the node at `path` (keys and indexes), or of its nearest ancestor.
+
+    `value`: for a key's value, point at the value rather than at the key.
+    """
     node, line, column = document, 0, 0
-    for step in path:
+    for number, step in enumerate(path):
         if isinstance(node, CommentedMap) and step in node:
-            line, column = node.lc.key(step)
+            last = number == len(path) - 1
+            line, column = node.lc.value(step) if (value and last) else node.lc.key(step)
             node = node[step]
         elif isinstance(node, CommentedSeq) and isinstance(step, int) and step < len(node):
             line, column = node.lc.item(step)

@@ -211,7 +211,12 @@ class Attribute(Expr):
             read = "rt.program.kind_properties[{0}.kind].get(" + repr(name) + ")"
         else:
             known = set(COMPONENT_ATTRIBUTES) | set(scope.symbols.properties) | symbols.kind_properties
-            scope.error("LX308", f"components have no attribute `{name}`", self.pos, hint=did_you_mean(name, known))
+            if self.subject.type == "any" and symbols.location_attributes:
+                known |= symbols.location_attributes
+                message = f"neither components nor locations have an attribute `{name}`"
+            else:
+                message = f"components have no attribute `{name}`"
+            scope.error("LX308", message, self.pos, hint=did_you_mean(name, known))
             return FAILED
         if stack:
             return f"({read.format(stack + '[-1]')} if {stack} else None)"
@@ -237,7 +242,7 @@ class Is(Expr):
         elif name in symbols.traits:
             test = "{0}.kind in " + scope.codegen.constant(scope.symbols.trait_kinds(name), "trait")
         else:
-            hint = did_you_mean(name, set(symbols.kinds) | symbols.traits)
+            hint = "to test for nothing, write `= none`" if name == "none" else did_you_mean(name, set(symbols.kinds) | symbols.traits)
             scope.error("LX309", f"`is {name}`: `{name}` is neither a kind of piece nor a trait", self.pos, hint=hint)
             return FAILED
         stack = _top_of_simple(self.subject, scope, names)
@@ -350,6 +355,7 @@ class Quantifier(Expr):
 
     def code(self, scope: Scope, names):
         q, var = self.quantifier, f"v_{self.variable}"
+        scope.check_name(self.variable, self.pos)
         source = self.source.code(scope, names)
         check(scope, self.source.pos, "list", self.source.type, f"what `{q}` goes through")
         self.type = {"count": "number", "sum": "number", "any": "bool", "all": "bool", "select": "list"}.get(q, ANY)

@@ -24,6 +24,11 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
     text = ""  # the text being parsed (set by `parse`)
+    last_newline = None  # the newline token being handled (where a bad dedent is)
+
+    def handle_NL(self, token):
+        self.last_newline = token
+        yield from super().handle_NL(token)
 
     def process(self, stream):
         return super().process(self._whole_words(stream))
@@ -50,6 +55,15 @@ def parser() -> Lark:
     grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer="contextual", postlex=_Indenter(), start=["start", "snippet"],
                 propagate_positions=True, maybe_placeholders=True, cache=True)
+
+
+@lru_cache(maxsize=1)
+def reserved_words() -> frozenset[str]:
+    """The language's keywords, read from the grammar: no name may be one of them."""
+    grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
+    quoted = re.findall(r'"([a-z]+)"', grammar)
+    alternatives = [w for group in re.findall(r"/\(([a-z|]+)\)\\b/", grammar) for w in group.split("|")]
+    return frozenset(quoted + alternatives)
 
 
 def parse_tree(text: str, start: str = "start"):
@@ -92,6 +106,8 @@ def parse_recovering(text: str, file: str, max_errors: int = 50):
             diagnostic = error.diagnostics[0]
             diagnostics.append(diagnostic)
             line = min(max(diagnostic.position.line, 1), len(lines)) if diagnostic.position else 1
+            if diagnostic.code == "LX102":
+                line = max(1, line - 1)  # the bad dedent belongs to the block above it
             if line > 1 and diagnostic.position.column == 1 and DECLARATION.match(lines[line - 1]):
                 line -= 1  # an unclosed bracket is noticed only at the next declaration: the fault is above
                 opened = _unclosed_bracket(lines, line)
@@ -142,7 +158,11 @@ def _describe(terminal: str) -> str:
 
 def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
     if isinstance(error, DedentError):
-        return Diagnostic("LX102", "this line's indentation matches no enclosing block", Position(file, 1, 1))
+        newline = parser().parser.lexer_conf.postlex.last_newline
+        line = newline.end_line if newline is not None else 1
+        indent = len(newline.value) - newline.value.rfind("\n") - 1 if newline is not None else 0
+        return Diagnostic("LX102", "this line's indentation matches no enclosing block", Position(file, line, indent + 1),
+                          hint="indent it exactly like the lines of the block it belongs to")
     line, column = getattr(error, "line", 1) or 1, getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
@@ -150,11 +170,20 @@ def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
     expected = sorted({_describe(t) for t in getattr(error, "expected", set()) if not t.startswith("__")})
     if isinstance(error, UnexpectedToken) and error.token.type != "$END":
         token = error.token
+        if token.type == "_INDENT":
+            return Diagnostic("LX101", "unexpected indentation: this line is indented more than the one before",
+                              Position(file, token.end_line, token.end_column),
+                              hint="only a line ending with `:` opens an indented block")
         found = _describe(token.type) if token.type.startswith("_") else f"`{token.value}`"
         if token.type == "_NL":
             line, column = token.line, max(1, token.column)
         width = len(token.value) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1
-        return Diagnostic("LX101", f"unexpected {found}; expected {_join(expected)}", Position(file, line, column, width))
+        hint = None
+        if token.value == "=" and text[max(0, error.pos_in_stream - 1)] == "=":
+            hint = "to compare, write a single `=`"
+        elif token.value == "if" and text[:error.pos_in_stream].rstrip().endswith("else"):
+            hint = "write `elif`"
+        return Diagnostic("LX101", f"unexpected {found}; expected {_join(expected)}", Position(file, line, column, width), hint=hint)
     return Diagnostic("LX101", f"unexpected end of file; expected {_join(expected)}", Position(file, line, column))
 
 

@@ -61,6 +61,12 @@ class Scope:
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))
 
+    def check_name(self, name: str, position: Position) -> None:
+        from .parser import reserved_words
+
+        if name in reserved_words():
+            self.error("LX329", f"`{name}` is a reserved word of the language: choose another name", position)
+
     def warn(self, code: str, message: str, position: Position) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, severity="warning"))
 

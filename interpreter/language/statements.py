@@ -128,6 +128,7 @@ class Let(Stmt):
         return (self.name,)
 
     def compile(self, scope, deciding):
+        scope.check_name(self.name, self.pos)
         value, name = self.value.compile(scope), self.name
 
         def let(rt, env):
@@ -175,7 +176,12 @@ class Set(Stmt):
                 rt.state.changed()
 
             return set_property, False
-        scope.error("LX311", "`set` needs a variable, a player's variable `name(player)` or a property `piece.name`", self.pos)
+        if isinstance(target, Call) and target.name in symbols.variables:
+            scope.error("LX305", f"variable `{target.name}` is shared, not per player: write `set {target.name} = ...`", self.pos)
+        elif isinstance(target, Name) and symbols.variables.get(target.name):
+            scope.error("LX305", f"variable `{target.name}` belongs to each player: write `set {target.name}(player) = ...`", self.pos)
+        else:
+            scope.error("LX311", "`set` needs a variable, a player's variable `name(player)` or a property `piece.name`", self.pos)
         return (lambda rt, env: None), False
 
 
@@ -391,9 +397,11 @@ class Rank(Stmt):
     def compile(self, scope, deciding):
         for _, name in self.keys:
             scope.symbols.used.add(name)
-            if scope.symbols.functions.get(name) != 1:
-                scope.error("LX315", f"`ranked by` needs a function of one player; `{name}` is not one", self.pos,
-                            hint=did_you_mean(name, scope.symbols.functions))
+            arity = scope.symbols.functions.get(name)
+            if arity != 1:
+                hint = (f"`{name}` takes {arity} parameter(s); a ranking function takes exactly one, the player"
+                        if arity is not None else did_you_mean(name, scope.symbols.functions))
+                scope.error("LX315", f"`ranked by` needs a function of one player; `{name}` is not one", self.pos, hint=hint)
         keys = self.keys
 
         def rank(rt, env):
@@ -505,6 +513,7 @@ class ForEach(Stmt):
         return self.body.statements
 
     def compile(self, scope, deciding):
+        scope.check_name(self.variable, self.pos)
         inner = scope.with_locals(self.variable)
         # The items are selected once, when the loop starts; the body may then change the state.
         selection = Quantifier(self.pos, "select", self.variable, self.source, self.where, None, None)
@@ -615,6 +624,7 @@ class Choose(Stmt):
         names["you"], names["self"] = "env['you']", "env['self']"
         loops, inner = [], scope
         for name, source in self.bindings:
+            scope.check_name(name, self.pos)
             if isinstance(source, ListOf) and not source.items:
                 scope.error("LX326", f"`choose ... as {self.name}`: `{name}` has no value to choose from", source.pos)
             loops.append(f"for v_{name} in {source.code(inner, names)}")
