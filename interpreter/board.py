@@ -83,7 +83,8 @@ def grid_graph(columns: int, rows: int, connections: list[str], attributes: dict
     name = {(x, y): f"{ascii_lowercase[x]}{y + 1}" for y in range(rows) for x in range(columns)}
     for y in range(rows):
         for x in range(columns):
-            graph.add_node(name[(x, y)], column=x, row=y, **(attributes or {}).get(name[(x, y)], {}))
+            graph.add_node(name[(x, y)])
+            graph.nodes[name[(x, y)]].update({**(attributes or {}).get(name[(x, y)], {}), "column": x, "row": y})
     for kind in connections:
         steps = GRID_STEPS["orthogonal" if kind == "wrap" else kind]
         for (x, y), origin in name.items():
@@ -104,7 +105,8 @@ def explicit_graph(locations: dict[str, dict], connections: list[dict]) -> nx.Mu
     """A hand-drawn map: named locations with attributes, and connections listed pair by pair."""
     graph = nx.MultiDiGraph()
     for name, attributes in locations.items():
-        graph.add_node(name, **attributes)
+        graph.add_node(name)
+        graph.nodes[name].update(attributes)
     for link in connections:
         graph.add_edge(link["from"], link["to"], key=link["type"], **({"direction": link["direction"]} if link.get("direction") else {}))
         if not link.get("one_way"):

@@ -10,6 +10,8 @@ CODES: dict[str, tuple[str, str]] = {
     "LX101": ("error", "unexpected token: the rules text does not follow the grammar here"),
     "LX102": ("error", "indentation matches no enclosing block"),
     "LX103": ("error", "a character that the rules language does not use"),
+    "LX104": ("error", "a literal the language cannot read (a number too long, a bad escape in a text)"),
+    "LX105": ("error", "an expression or block nested too deeply"),
     "LX201": ("error", "the file is not UTF-8 text"),
     "LX202": ("error", "the file is not valid YAML"),
     "LX203": ("error", "unknown key"),

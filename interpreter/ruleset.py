@@ -106,8 +106,11 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         manifest = Manifest.model_validate(document)
     except ValidationError as error:
         raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
-    content_dir = (directory / manifest.content).resolve()
-    if not content_dir.is_dir():
+    try:
+        content_dir = (directory / manifest.content).resolve()
+    except (ValueError, OSError):  # a NUL byte, a path too long...
+        content_dir = None
+    if content_dir is None or not content_dir.is_dir():
         raise LudolexError([Diagnostic("LX206", f"content folder `{manifest.content}` not found",
                                        value_position(document, "content", str(manifest_path)))])
 

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from ..diagnostics import Diagnostic, LudolexError, Position
@@ -84,53 +84,55 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         diagnostic = _syntax_diagnostic(error, file, text)
         diagnostic.position = diagnostic.position.shifted(line_offset, column_offset, block) if diagnostic.position else None
         raise LudolexError([diagnostic]) from None
-    return _ToAst(file, line_offset, column_offset, block).transform(tree)
+    too_deep = _too_deep(tree, file, line_offset)
+    if too_deep:
+        raise LudolexError([too_deep])
+    try:
+        return _ToAst(file, line_offset, column_offset, block).transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, BadLiteral):
+            raise LudolexError([Diagnostic("LX104", error.orig_exc.message, error.orig_exc.position)]) from None
+        raise
 
 
 DECLARATION = re.compile(r"^(zone|variable|property|function|modify|procedure|when|always|setup|play)\b\s*(\w*)")
 
 
-def parse_recovering(text: str, file: str, max_errors: int = 50):
-    """Parse a whole rules file, reporting every syntax error it can find.
+def parse_recovering(text: str, file: str):
+    """Parse a whole rules file, reporting every syntax error it can find, in one pass.
 
-    After an error, the top-level declaration that holds it is blanked out and the file parsed
-    again. Returns (declarations, diagnostics, names the blanked declarations declared): the
-    caller must not report those names as unknown.
+    Each top-level declaration (a line starting at column 1, with the indented lines after it)
+    is parsed on its own, so an error loses only its own declaration. Returns (declarations,
+    diagnostics, the names the lost declarations declared): those names must not then be
+    reported as unknown.
     """
     lines = text.split("\n")
-    diagnostics, lost_names = [], set()
-    for _ in range(max_errors):
+    starts = [n for n, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")] or [0]
+    if starts[0] != 0:
+        starts.insert(0, 0)
+    declarations, diagnostics, lost_names = [], [], set()
+    for start, end in zip(starts, starts[1:] + [len(lines)]):
+        chunk = "\n".join(lines[start:end])
+        if not chunk.strip():
+            continue
         try:
-            return parse("\n".join(lines), file), diagnostics, lost_names
+            declarations += parse(chunk, file, line_offset=start)
         except LudolexError as error:
             diagnostic = error.diagnostics[0]
+            opened = _unclosed_bracket(lines, start, end)
+            if opened and diagnostic.code == "LX101" and "end of file" in diagnostic.message:
+                diagnostic = Diagnostic("LX101", f"`{opened[2]}` is never closed", Position(file, opened[0], opened[1]))
             diagnostics.append(diagnostic)
-            line = min(max(diagnostic.position.line, 1), len(lines)) if diagnostic.position else 1
-            if diagnostic.code == "LX102":
-                line = max(1, line - 1)  # the bad dedent belongs to the block above it
-            if line > 1 and diagnostic.position.column == 1 and DECLARATION.match(lines[line - 1]):
-                line -= 1  # an unclosed bracket is noticed only at the next declaration: the fault is above
-                opened = _unclosed_bracket(lines, line)
-                if opened:
-                    diagnostics[-1] = Diagnostic("LX101", f"`{opened[2]}` is never closed", Position(file, opened[0], opened[1]))
-            start = next((n for n in range(line - 1, -1, -1) if DECLARATION.match(lines[n])), None)
-            if start is None or not lines[start:line] or all(not l.strip() for l in lines[start:line]):
-                start = line - 1
-            end = next((n for n in range(line, len(lines)) if DECLARATION.match(lines[n])), len(lines))
             match = DECLARATION.match(lines[start])
             if match:
                 lost_names.add(match.group(2) or match.group(1))
-            if all(not l.strip() or l.lstrip().startswith("#") for l in lines[start:end]):
-                break  # nothing left to remove: the error is not inside a declaration
-            lines[start:end] = [""] * (end - start)
-    return [], diagnostics, lost_names
+    return declarations, diagnostics, lost_names
 
 
-def _unclosed_bracket(lines: list[str], last: int) -> tuple[int, int, str] | None:
-    """The last bracket left open in the declaration that ends at line `last` (1-based)."""
-    start = next((n for n in range(last - 1, -1, -1) if DECLARATION.match(lines[n])), 0)
+def _unclosed_bracket(lines: list[str], start: int, end: int) -> tuple[int, int, str] | None:
+    """The last bracket left open in lines[start:end] (line numbers in the result are 1-based)."""
     stack = []
-    for number in range(start, last):
+    for number in range(start, end):
         text = lines[number].split("#", 1)[0]
         for column, char in enumerate(text, 1):
             if char in "([":
@@ -191,6 +193,28 @@ def _join(words: list[str]) -> str:
     if len(words) > 8:
         words = words[:8] + ["..."]
     return ", ".join(words) if len(words) > 1 else (words[0] if words else "something else")
+
+
+class BadLiteral(Exception):
+    def __init__(self, position: Position, message: str):
+        super().__init__(message)
+        self.position, self.message = position, message
+
+
+MAX_DEPTH = 100
+
+
+def _too_deep(tree, file: str, line_offset: int) -> Diagnostic | None:
+    """A tree nested more than MAX_DEPTH levels (checked without recursion)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            line = getattr(node.meta, "line", 1) if hasattr(node, "meta") and not node.meta.empty else 1
+            return Diagnostic("LX105", f"nested more than {MAX_DEPTH} levels deep: split it into smaller functions or procedures",
+                              Position(file, line + line_offset, 1))
+        stack.extend((child, depth + 1) for child in getattr(node, "children", ()) if hasattr(child, "children"))
+    return None
 
 
 @v_args(meta=True)
@@ -411,10 +435,15 @@ class _ToAst(Transformer):
         return e.Name(self._pos(meta), str(c[0]))
 
     def int(self, meta, c):
+        if len(c[0]) > 18:
+            raise BadLiteral(self._pos(meta), f"the number `{c[0][:12]}...` is too long (at most 18 digits)")
         return e.Literal(self._pos(meta), int(c[0]))
 
     def string(self, meta, c):
-        return e.Literal(self._pos(meta), python_ast.literal_eval(str(c[0])))
+        try:
+            return e.Literal(self._pos(meta), python_ast.literal_eval(str(c[0])))
+        except (SyntaxError, ValueError) as error:
+            raise BadLiteral(self._pos(meta), f"this text has an escape the language cannot read ({error.msg if hasattr(error, 'msg') else error})")
 
     def none(self, meta, c):
         return e.Literal(self._pos(meta), None)
