@@ -183,7 +183,7 @@ def _is_quoted(file: str, line: int, column: int) -> bool:
 
 def schema_diagnostic(error: dict, document, file: str, model: type[BaseModel] | None = None) -> Diagnostic:
     is_key = bool(error["loc"]) and error["loc"][-1] == "[key]"
-    location = tuple(step for step in error["loc"] if not _is_union_branch(step))
+    location = _document_path(document, error["loc"])
     position = position_of(document, location, file)
     if error["type"] == "string_pattern_mismatch":
         name = location[-1] if is_key else error.get("input")
@@ -216,6 +216,21 @@ def _as_name(text: str) -> str:
 
     name = re.sub(r"\W+", "_", text).strip("_") or "name"
     return name if not name[0].isdigit() else f"_{name}"
+
+
+def _document_path(document, loc: tuple) -> tuple:
+    """pydantic's location with the names of union branches it tried (`str`, `dict[str,str]`)
+    left out: a step is kept when the document has it, or when it cannot be a branch's name."""
+    node, kept = document, []
+    for step in loc:
+        present = (isinstance(node, dict) and step in node) or (isinstance(node, list) and isinstance(step, int) and step < len(node))
+        if present:
+            node = node[step]
+            kept.append(step)
+        elif not _is_union_branch(step):
+            kept.append(step)
+            node = None
+    return tuple(kept)
 
 
 def _is_union_branch(step) -> bool:

@@ -108,9 +108,10 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
     try:
         content_dir = (directory / manifest.content).resolve()
-    except (ValueError, OSError):  # a NUL byte, a path too long...
-        content_dir = None
-    if content_dir is None or not content_dir.is_dir():
+        found = content_dir.is_dir()
+    except (ValueError, OSError):  # a NUL byte, a name too long...
+        found = False
+    if not found:
         raise LudolexError([Diagnostic("LX206", f"content folder `{manifest.content}` not found",
                                        value_position(document, "content", str(manifest_path)))])
 
@@ -234,7 +235,10 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         if isinstance(decl, d.VariableDecl):
             program.variables.append((decl.name, decl.per_player, decl.value.compile(scope)))
         elif isinstance(decl, d.FunctionDecl):
-            program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
+            try:
+                program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
+            except (SyntaxError, RecursionError, MemoryError):  # Python refuses code this deep
+                scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
         elif isinstance(decl, d.ProcedureDecl):
             body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
             wanted = deciding.procedures[decl.name]

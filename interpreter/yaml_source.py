@@ -42,9 +42,13 @@ STANDARD_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float",
 
 def _first_tag(document) -> tuple[str, tuple] | None:
     """The first explicit tag (`!foo`, `!!python/...`) in the document, and where it is."""
-    stack = [(document, ())]
+    stack, seen = [(document, ())], set()
     while stack:
         node, steps = stack.pop()
+        if isinstance(node, (dict, list)):
+            if id(node) in seen:  # an alias of a node already looked at ("billion laughs")
+                continue
+            seen.add(id(node))
         tag = getattr(getattr(node, "tag", None), "value", None)
         if tag and tag not in STANDARD_TAGS:
             return tag.replace("tag:yaml.org,2002:", "!!"), steps

@@ -109,7 +109,9 @@ class Call(Expr):
                 # A small function without loops: its code, with the arguments in place of the parameters.
                 inner = replace(scope, inlining=scope.inlining + (name,), pure=True)
                 codes = [expr.code(inner.with_locals(*params), dict(zip(params, args))) for params, expr in parts]
-                return "(" + " + ".join(codes) + ")" if len(codes) > 1 else codes[0]
+                inlined = "(" + " + ".join(codes) + ")" if len(codes) > 1 else codes[0]
+                if _nesting(inlined) <= MAX_INLINED_NESTING:
+                    return inlined
             return f"fn_{name}(rt{''.join(', ' + a for a in args)})"
         if name in symbols.zones or name in symbols.variables:
             per_player = symbols.zones.get(name, symbols.variables.get(name))
@@ -157,6 +159,20 @@ class Call(Expr):
             scope.error("LX307", f"`{self.name}` takes {expected} argument(s), not {len(self.args)}", self.pos)
             return False
         return True
+
+
+MAX_INLINED_NESTING = 60  # Python compiles at most 200 nested brackets; inlining must not get near
+
+
+def _nesting(code: str) -> int:
+    depth = deepest = 0
+    for char in code:
+        if char in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}":
+            depth -= 1
+    return deepest
 
 
 def _top_of_simple(expr: Expr, scope: Scope, names) -> str | None:
