@@ -240,11 +240,11 @@ def _is_union_branch(step) -> bool:
 
 def _allowed_keys(location: tuple, model: type[BaseModel]) -> list[str]:
     for step in location:
-        field_info = model.model_fields.get(str(step)) if model else None
-        if field_info is None:
-            if isinstance(step, (int, str)) and model is not None and not field_info:
-                continue  # a list index or a mapping key (a kind's name): the same model below
+        if model is None:
             break
+        field_info = model.model_fields.get(str(step))
+        if field_info is None:
+            continue  # a list index or a mapping key (a kind's name): the same model below
         annotation = field_info.annotation
         nested = [a for a in _inner_types(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
         model = nested[0] if nested else None

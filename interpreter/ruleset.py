@@ -13,7 +13,7 @@ from .language import declarations as d
 from .language.expressions import Literal, Negate
 from .language.parser import parse, parse_recovering, reserved_words
 from .language.scope import Scope, Symbols
-from .language.statements import Block, Deciding, run_body
+from .language.statements import Deciding, run_body
 from .language.codegen import CodeGen
 from .language.expressions import quantified_code
 from .program import Program, make_procedure, make_trigger

@@ -5,7 +5,7 @@ import multiprocessing
 import os
 import signal
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from .agents import RandomAgent
 from .diagnostics import RuleRuntimeError
@@ -88,5 +88,3 @@ def run(path: Path, seeds: Iterable[int], bots: list[str], jobs: int, backend: s
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
-
-ProgressCallback = Callable[[dict], None]

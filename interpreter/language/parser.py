@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from ..diagnostics import Diagnostic, LudolexError, Position
