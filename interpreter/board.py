@@ -42,6 +42,16 @@ class Board:
             self._adjacent[key] = found
         return found
 
+    def region(self, start: str, within: list[str], via: tuple[str, ...]) -> list[str]:
+        """The locations of `within` reachable from `start` through connections of `via`, staying
+        inside `within` all the way (start included if it is in `within`), in board order."""
+        allowed = set(within)
+        if start not in allowed:
+            return []
+        view = nx.subgraph_view(self.graph, filter_node=allowed.__contains__,
+                                filter_edge=lambda a, b, kind: kind in via)
+        return sorted(nx.descendants(view, start) | {start}, key=self.index.get)
+
     def step(self, location: str, direction: str, via: tuple[str, ...]) -> str | None:
         for kind in via:
             target = self._steps.get((location, direction, kind))

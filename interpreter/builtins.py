@@ -4,6 +4,8 @@ They speak of zones, components, locations and connections only: nothing here kn
 """
 from __future__ import annotations
 
+from .diagnostics import RuleRuntimeError
+from .language.types import ANY
 from .state import Component
 
 
@@ -69,6 +71,24 @@ def step(rt, location, direction, via):
     return rt.board.step(location, direction, _via(via))
 
 
+def region(rt, start, within, via):
+    return rt.board.region(start, within, _via(via)) if start is not None else []
+
+
+def numbers(rt, low, high):
+    return list(range(low, high + 1))
+
+
+def nth(rt, items, position):
+    """The item at `position` counting from 0, or `none` past either end."""
+    return items[position] if 0 <= position < len(items) else None
+
+
+def distinct(rt, items):
+    """The items, each once, in the order they first appear."""
+    return list(dict.fromkeys(items))
+
+
 def direction(rt, origin, target):
     return rt.board.direction(origin, target)
 
@@ -87,6 +107,11 @@ def size(rt, items):
 
 
 def roll(rt, sides):
+    if rt.rolls:  # a scenario's dice, given in advance
+        value = rt.rolls.pop(0)
+        if not 1 <= value <= sides:
+            raise RuleRuntimeError(None, f"the scenario gives the roll {value}, but this die has {sides} sides")
+        return value
     return rt.state.rng.randint(1, sides)
 
 
@@ -106,6 +131,10 @@ BUILTINS = {
     "ray": (ray, ("location", "via", "number"), "list"),
     "step": (step, ("location", "text", "via"), "location"),
     "direction": (direction, ("location", "location"), "text"),
+    "region": (region, ("location", "list", "via"), "list"),
+    "numbers": (numbers, ("number", "number"), "list"),
+    "nth": (nth, ("list", "number"), ANY),
+    "distinct": (distinct, ("list",), "list"),
     "index": (index, ("location",), "number"),
     "next": (next_player, ("player",), "player"),
     "size": (size, ("collection",), "number"),

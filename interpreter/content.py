@@ -48,13 +48,26 @@ class BoardSpec(Strict):
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 
 
+Count = Annotated[int, Field(ge=0, le=10_000)]
+Scalar = str | int | bool
+
+
 class PieceKind(Strict):
-    per_player: int | None = Field(default=None, ge=0, le=10_000)
-    count: int | None = Field(default=None, ge=0, le=10_000)
+    # `per_player: 6` gives each player 6; `per_player: {red: 6}` gives only the players named.
+    per_player: Count | dict[Name, Count] | None = None
+    count: Count | None = None
     starts_in: str = Field(pattern=NAME_PATTERN)
     traits: list[Name] = []
-    properties: dict[Name, str | int | bool] = {}  # fixed values of the kind: a suit, a cost...
+    properties: dict[Name, Scalar | list[Scalar]] = {}  # fixed values of the kind: a suit, a cost...
     abilities: dict[Name, str] = {}
+
+    def owned(self, players: list[str]) -> dict[str | None, int]:
+        """How many components each owner has (`None`: shared)."""
+        if self.per_player is None:
+            return {None: self.count}
+        if isinstance(self.per_player, dict):
+            return {p: n for p, n in self.per_player.items() if p in players}
+        return {p: self.per_player for p in players}
 
     @model_validator(mode="after")
     def one_count(self):
@@ -206,7 +219,13 @@ def schema_diagnostics(error: ValidationError, document, file: str, model: type[
     if document is None or not isinstance(document, dict):
         what = "empty" if document is None else f"a {type(document).__name__}, not a mapping of keys"
         return [Diagnostic("LX205", f"the file is {what}", Position(file, 1, 1))]
-    found = [schema_diagnostic(e, document, file, model) for e in error.errors()]
+    found, places = [], set()
+    for e in error.errors():
+        diagnostic = schema_diagnostic(e, document, file, model)
+        place = (diagnostic.code, diagnostic.position)
+        if place not in places:  # a value that fits no branch of a union: one error, the first branch's
+            places.add(place)
+            found.append(diagnostic)
     suggested = {d.hint for d in found if d.code == "LX203" and d.hint}
     return [d for d in found if not (d.code == "LX204" and f"did you mean `{d.message.split('`')[1]}`?" in suggested)]
 
@@ -235,7 +254,8 @@ def _document_path(document, loc: tuple) -> tuple:
 
 def _is_union_branch(step) -> bool:
     """pydantic names the branch of a union it tried (`str`, `dict[str,str]`): not a YAML key."""
-    return isinstance(step, str) and ("[" in step or step in ("str", "int", "bool", "float"))
+    return isinstance(step, str) and ("[" in step or step.startswith("constrained-")
+                                      or step in ("str", "int", "bool", "float"))
 
 
 def _allowed_keys(location: tuple, model: type[BaseModel]) -> list[str]:

@@ -16,13 +16,34 @@ from .ruleset import Ruleset
 from .state import State
 
 
+def seating(ruleset: Ruleset, players: list[str] | None) -> list[str]:
+    """The players at the table, in seating order: some of the content's players, each once."""
+    known = ruleset.program.players
+    if players is None:
+        return list(known)
+    unknown = [p for p in players if p not in known]
+    if unknown:
+        raise ValueError(f"no player `{unknown[0]}` in {ruleset.name} (players: {', '.join(known)})")
+    if len(set(players)) != len(players) or not players:
+        raise ValueError("name each player once, at least one")
+    return list(players)
+
+
 class Game:
-    def __init__(self, ruleset: Ruleset, seed: int = 0, position=None):
-        """`position` (optional) is a callable that arranges the state after setup, before play."""
+    def __init__(self, ruleset: Ruleset, seed: int = 0, position=None, players: list[str] | None = None,
+                 run_setup: bool = True, rolls: list[int] = ()):
+        """`position` (optional) is a callable that arranges the state after setup, before play.
+        `players`: who sits at the table, in seating order (default: every player of the content).
+        `run_setup=False` skips the `setup:` block (a scenario then lays out the whole position).
+        `rolls`: dice results to give, in order, before the seeded generator takes over."""
         self.ruleset = ruleset
         self.seed = seed
+        self.players = seating(ruleset, players)
+        self.run_setup = run_setup
         self.state: State = ruleset.initial_state(seed)
         self.runtime = Runtime(self.state, ruleset.board, ruleset.program)
+        self.runtime.players = self.players
+        self.runtime.rolls = list(rolls)
         self.position = position
         self.log: list[int] = []
         self.decision: Decision | None = None
@@ -42,7 +63,7 @@ class Game:
             else:
                 self.state.variables[name] = value(rt, {"you": None})
         env = {"you": None}
-        if program.setup is not None:
+        if program.setup is not None and self.run_setup:
             yield from program.setup(rt, env)
         if self.position is not None:
             self.position(self)
@@ -92,14 +113,16 @@ class Game:
         return {
             "game": self.ruleset.name,
             "seed": self.seed,
+            "players": list(self.players),
             "choices": list(self.log),
             "state": self.state.to_json(),
             "result": self.result.to_json() if self.result else None,
         }
 
     @classmethod
-    def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position=None) -> "Game":
-        game = cls(ruleset, seed, position)
+    def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position=None,
+               players: list[str] | None = None) -> "Game":
+        game = cls(ruleset, seed, position, players)
         for index in choices:
             game.choose(index)
         return game
@@ -108,7 +131,7 @@ class Game:
     def from_json(cls, ruleset: Ruleset, data: dict) -> "Game":
         """Rebuild a saved game by replaying its choices, and check it reaches the saved state."""
         try:
-            game = cls.replay(ruleset, data["seed"], data["choices"])
+            game = cls.replay(ruleset, data["seed"], data["choices"], players=data.get("players"))
         except (ValueError, RuntimeError) as error:
             raise ValueError(f"replaying the saved choices does not reach the saved state: {error}") from None
         if game.state.to_json() != data["state"]:

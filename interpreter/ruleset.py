@@ -51,10 +51,9 @@ class Ruleset:
             state.zones[zone] = []
         for kind, spec in self.content.pieces.items():
             per_player_zone = self.program.zones[spec.starts_in][0]
-            owners = self.content.players if spec.per_player is not None else [None]
-            for owner in owners:
+            for owner, number in spec.owned(self.content.players).items():
                 zone = player_zone(spec.starts_in, owner) if per_player_zone and owner else spec.starts_in
-                for n in range(1, (spec.per_player if owner else spec.count) + 1):
+                for n in range(1, number + 1):
                     state.add(Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone))
         return state
 
@@ -78,12 +77,9 @@ class Ruleset:
     def component_totals(self) -> dict[tuple, int]:
         totals = {}
         for kind, spec in self.content.pieces.items():
-            if spec.per_player is not None:
-                for p in self.content.players:
-                    if spec.per_player:
-                        totals[(p, kind)] = spec.per_player
-            elif spec.count:
-                totals[(None, kind)] = spec.count
+            for owner, number in spec.owned(self.content.players).items():
+                if number:
+                    totals[(owner, kind)] = number
         return totals
 
 
@@ -357,6 +353,11 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
                 symbols.events[decl.event[1]] = len(decl.params)
     _content_clashes(content, board, symbols, diagnostics)
     for kind, spec in content.pieces.items():
+        for owner in spec.per_player if isinstance(spec.per_player, dict) else ():
+            if owner not in content.players:
+                diagnostics.append(Diagnostic("LX302", f"pieces `{kind}` are given to `{owner}`, who is not a player",
+                                              content.positions.get(("pieces", kind, "per_player")),
+                                              hint=did_you_mean(owner, content.players)))
         if spec.count is not None and symbols.zones.get(spec.starts_in):
             diagnostics.append(Diagnostic("LX322", f"shared pieces `{kind}` (a `count`, no owner) cannot start in "
                                           f"`{spec.starts_in}`, which belongs to each player",

@@ -51,6 +51,7 @@ class Runtime:
         self.batch = 0  # depth of `at once` blocks: continuous rules wait until the outermost ends
         self.settling = False
         self.decisions = 0
+        self.rolls: list[int] = []  # dice results a scenario imposes, used before the generator
 
     def settle(self) -> None:
         """Apply the continuous (`always`) rules until the state stops changing."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .content import schema_diagnostics
 from .diagnostics import LudolexError, Position
@@ -63,13 +63,50 @@ class Scenario(Strict):
     name: str
     rules: list[str] = Field(min_length=1)
     seed: int = 0
+    players: list[str] | None = None  # who sits at the table, in order (default: every player)
+    setup: bool = True  # false: skip `setup:`, the position lays out what matters
+    rolls: list[int] = []  # the dice results, in order, before the seeded generator takes over
     position: PositionSpec | None = None
     choices: list[str | dict[str, str]] = []
     expect: Expectation
 
 
+class Defaults(Strict):
+    """What every scenario of a file starts from, unless it says otherwise."""
+    players: list[str] | None = None
+    setup: bool | None = None
+    position: PositionSpec | None = None
+
+
 class ScenarioFile(Strict):
+    defaults: Defaults | None = None
     scenarios: list[Scenario] = []
+
+    @model_validator(mode="after")
+    def apply_defaults(self):
+        if self.defaults is not None:
+            self.scenarios = [_with_defaults(s, self.defaults) for s in self.scenarios]
+        return self
+
+
+def _with_defaults(scenario: Scenario, defaults: Defaults) -> Scenario:
+    given = scenario.model_fields_set
+    changes = {key: getattr(defaults, key) for key in ("players", "setup")
+               if key not in given and getattr(defaults, key) is not None}
+    if defaults.position is not None:
+        own = scenario.position or PositionSpec()
+        base = defaults.position
+        changes["position"] = PositionSpec(variables=_merged(base.variables, own.variables),
+                                           board={**base.board, **own.board}, zones={**base.zones, **own.zones})
+    return scenario.model_copy(update=changes)
+
+
+def _merged(base: dict, own: dict) -> dict:
+    """Variables: a per-player variable given for some players keeps the others' values."""
+    merged = dict(base)
+    for name, value in own.items():
+        merged[name] = {**merged[name], **value} if isinstance(value, dict) and isinstance(merged.get(name), dict) else value
+    return merged
 
 
 @dataclass
@@ -94,7 +131,10 @@ class ScenarioFailure(AssertionError):
 def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
     """Play the scenario; raise ScenarioFailure with a readable account of any difference."""
     arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
-    game = Game(ruleset, scenario.seed, arrange)
+    try:
+        game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls)
+    except ValueError as error:
+        raise ScenarioFailure(str(error)) from None
     for step, choice in enumerate(scenario.choices, 1):
         expected_player = choice.get("by") if isinstance(choice, dict) else None
         named = {k: v for k, v in choice.items() if k != "by"} if isinstance(choice, dict) else {}
@@ -136,7 +176,8 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     """Lay out the position: the stacks and zone contents it names, drawn from the game's components."""
     state = game.state
     for name, value in spec.variables.items():
-        state.variables[name] = value
+        current = state.variables.get(name)
+        state.variables[name] = {**current, **value} if isinstance(value, dict) and isinstance(current, dict) else value
     pool: dict[tuple, list] = {}
     for component in state.components.values():
         pool.setdefault((component.owner, component.kind), []).append(component)
