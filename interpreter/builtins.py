@@ -27,6 +27,12 @@ def pieces(rt, zone):
     return list(rt.state.zones[zone])
 
 
+def pieces_in(rt, zones):
+    """Every component of these zones (or locations), zone after zone, each bottom to top."""
+    all_zones = rt.state.zones
+    return [c for zone in zones for c in all_zones[zone]]
+
+
 def tops(rt, locations):
     zones = rt.state.zones
     return [zones[loc][-1] for loc in locations if zones[loc]]
@@ -121,6 +127,7 @@ BUILTINS = {
     "top": (top, ("zone",), "component"),
     "bottom": (bottom, ("zone",), "component"),
     "pieces": (pieces, ("zone",), "list"),
+    "pieces_in": (pieces_in, ("list",), "list"),
     "tops": (tops, ("list",), "list"),
     "occupied": (occupied, ("list",), "list"),
     "empty": (empty, ("zone",), "bool"),

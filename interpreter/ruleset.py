@@ -146,6 +146,8 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     if manifest.score and program.symbols.functions.get(manifest.score) != 1:
         meaning.append(Diagnostic("LX315", f"`score: {manifest.score}` in the manifest must name a function of one player",
                                   value_position(document, "score", str(manifest_path))))
+    if manifest.score:  # the manifest's score function is used by reports, not by the rules
+        meaning = [d for d in meaning if not (d.code == "LX325" and f"`{manifest.score}`" in d.message)]
     diagnostics += [d for d in meaning if not _about_lost_names(d, lost_names)]
     if any(d.severity == "error" for d in diagnostics):  # "never used" is noise beside real errors
         diagnostics = [d for d in diagnostics if d.code != "LX325"]
@@ -233,7 +235,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         elif isinstance(decl, d.FunctionDecl):
             try:
                 program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
-            except (SyntaxError, RecursionError, MemoryError):  # Python refuses code this deep
+            except (RecursionError, MemoryError):  # Python refuses code this deep
                 scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
         elif isinstance(decl, d.ProcedureDecl):
             body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)

@@ -38,7 +38,7 @@ class CodeGen:
 
     def cached(self, name: str, number: int, params: list[str], compute: str):
         """`name(rt, *params)`: `compute`'s value, kept in the state's memo until the state changes."""
-        key = f"({number}, {', '.join(params)},)"
+        key = f"({', '.join([str(number)] + params)},)"
         source = "\n".join([
             f"def {name}(rt, {', '.join(params)}):",
             "    memo = rt.state.memo",

@@ -200,6 +200,12 @@ class Attribute(Expr):
 
     def code(self, scope: Scope, names):
         subject, name, symbols = self.subject.code(scope, names), self.name, scope.symbols
+        if self.subject.type == "kind":  # `sawmill.costs`: a fixed value of the kind itself
+            if name not in symbols.kind_properties:
+                scope.error("LX308", f"kinds have no property `{name}`", self.pos,
+                            hint=did_you_mean(name, symbols.kind_properties))
+            self.type = ANY
+            return f"rt.program.kind_properties.get({subject}, {{}}).get({name!r})"
         on_component = name in COMPONENT_ATTRIBUTES or name in symbols.properties or name in symbols.kind_properties
         if self.subject.type == "location" or (not on_component and name in symbols.location_attributes):
             check(scope, self.subject.pos, "location", self.subject.type, f"the subject of `.{name}`")
@@ -223,6 +229,11 @@ class Attribute(Expr):
             read = "{0}." + name
         elif name in scope.symbols.properties:
             read = "{0}.props.get(" + repr(name) + ", " + repr(scope.symbols.properties[name]) + ")"
+        elif name in scope.symbols.kind_properties and self.subject.type == ANY:
+            # a value from a list may be a component or a kind: read the kind's property either way
+            helper = _helper(scope, "_kind_property", "def _kind_property(rt, x, name):\n"
+                             "    return None if x is None else rt.program.kind_properties.get(x if type(x) is str else x.kind, {}).get(name)")
+            return f"{helper}(rt, {subject}, {name!r})"
         elif name in scope.symbols.kind_properties:
             read = "rt.program.kind_properties[{0}.kind].get(" + repr(name) + ")"
         else:
