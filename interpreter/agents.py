@@ -22,6 +22,21 @@ class RandomAgent:
         return self.rng.randrange(len(decision.options))
 
 
+def make_agent(name: str, ruleset, game: Game, seed: int) -> Agent:
+    """The bot `name`: `random`, or a rule-of-thumb bot of the ruleset's `bots/` folder."""
+    if name == "random":
+        return RandomAgent(seed)
+    from .policy import Policy, PolicyAgent, policy_path
+
+    policies = ruleset.__dict__.setdefault("policies", {})  # loaded once per ruleset
+    if name not in policies:
+        path = policy_path(ruleset, name)
+        if not path.exists():
+            raise ValueError(f"no bot `{name}` for {ruleset.name} (no {path})")
+        policies[name] = Policy(path, ruleset)
+    return PolicyAgent(policies[name], game, seed)
+
+
 class PromptAgent:
     """A person at the terminal: shows the options, reads a number or a label."""
 

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .agents import PromptAgent, RandomAgent
 from .results_db import DEFAULT_DB, Results
-from .simulation import BOTS, default_jobs, run
+from .simulation import Table, default_jobs, run
 from .diagnostics import LudolexError, RuleRuntimeError
 from .display import show
 from .game import Game
@@ -110,20 +110,26 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None) -> No
 @click.argument("game")
 @click.option("--games", default=1000, show_default=True, help="How many games (seeds SEED .. SEED+GAMES-1).")
 @click.option("--seed", default=0, show_default=True, help="The first game's seed.")
-@click.option("--bots", default="random", show_default=True, help="Bot of each seat, comma-separated (one name: all seats).")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot of each seat, comma-separated (one name: all seats): random, or a bot of the game's bots/ folder.")
+@click.option("--players", "--factions", "players", default=None,
+              help="Who sits at the table, comma-separated (or how many: the first N); the seating turns by one each game.")
+@click.option("--max-turns", type=int, default=None, help="Stop a game after this many turns (counted as `turn limit`).")
+@click.option("--check", is_flag=True, help="Check after every decision that every component is in one zone and no total changed.")
 @click.option("--jobs", type=int, default=None, help="Local processes [default: all cores].")
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True, help="SQLite file for the results.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
-def simulate(game: str, games: int, seed: int, bots: str, jobs: int | None, db: Path, backend: str, address: str | None) -> None:
+def simulate(game: str, games: int, seed: int, bots: str, players: str | None, max_turns: int | None, check: bool,
+             jobs: int | None, db: Path, backend: str, address: str | None) -> None:
     """Play GAMES games between bots, keep them in DB, and report win rates and game length.
 
-    Games already in DB (same ruleset version, bots and seed) are not played again: a run that
+    Games already in DB (same ruleset version, table and seed) are not played again: a run that
     was stopped resumes, and a larger --games extends it. Ctrl-C stops and keeps every finished game.
     """
     ruleset = _load(game)
-    bot_names = _bots(bots)
-    version, bots_key = ruleset.content_hash(), ",".join(bot_names)
+    table = Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns, check)
+    version, bots_key = ruleset.content_hash(), table.key()
     results = Results(db)
     wanted = range(seed, seed + games)
     todo = [s for s in wanted if s not in results.seeds_done(version, bots_key)]
@@ -135,7 +141,7 @@ def simulate(game: str, games: int, seed: int, bots: str, jobs: int | None, db: 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=console,
                         disable=not todo)
-    stream = run(ruleset.directory, todo, bot_names, jobs, backend, address)
+    stream = run(ruleset.directory, todo, table, jobs, backend, address)
     start = time.perf_counter()
     try:
         with progress:
@@ -164,12 +170,37 @@ def simulate(game: str, games: int, seed: int, bots: str, jobs: int | None, db: 
         sys.exit(1)
 
 
-def _bots(text: str) -> list[str]:
+def _bots(text: str, ruleset) -> list[str]:
+    from .policy import Policy, bot_names, policy_path
+
+    known = bot_names(ruleset)
     names = [b.strip() for b in text.split(",") if b.strip()]
-    unknown = [b for b in names if b not in BOTS]
+    unknown = [b for b in names if b not in known]
     if not names or unknown:
-        raise click.UsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; bots: {', '.join(BOTS)}")
+        raise click.UsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; bots of {ruleset.name}: {', '.join(known)}")
+    for name in set(names) - {"random"}:  # report a mistake in a bot file before any game
+        try:
+            Policy(policy_path(ruleset, name), ruleset)
+        except LudolexError as error:
+            click.echo(str(error), err=True)
+            sys.exit(1)
     return names
+
+
+def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    known = ruleset.program.players
+    if text.strip().isdigit():
+        count = int(text)
+        if not 1 <= count <= len(known):
+            raise click.UsageError(f"--players: {ruleset.name} seats 1 to {len(known)} players")
+        return tuple(known[:count])
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    unknown = [p for p in names if p not in known]
+    if not names or unknown or len(set(names)) != len(names):
+        raise click.UsageError(f"--players: name each player once among {', '.join(known)}")
+    return tuple(names)
 
 
 def _print_summary(records: list[dict], title: str) -> None:
@@ -215,20 +246,24 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
 @click.option("--bots", default="random", show_default=True)
 @click.option("--jobs", type=int, default=None, help="Local processes [default: all cores].")
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
-def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path) -> None:
+@click.option("--players", "--factions", "players", default=None, help="Who sits at the table (see simulate).")
+@click.option("--max-turns", type=int, default=None, help="Stop a game after this many turns.")
+def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
+            players: str | None, max_turns: int | None) -> None:
     """Play two versions of a game on the same seeds and say which differences are significant."""
     from .report import compare as compare_records, render_comparison
 
-    bot_names, jobs = _bots(bots), jobs or default_jobs()
+    jobs = jobs or default_jobs()
     results = Results(db)
     sides = []
     for name in (ruleset_a, ruleset_b):
         ruleset = _load(name)
-        version, bots_key = ruleset.content_hash(), ",".join(bot_names)
+        table = Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns)
+        version, bots_key = ruleset.content_hash(), table.key()
         wanted = set(range(seed, seed + games))
         todo = sorted(wanted - results.seeds_done(version, bots_key))
         click.echo(f"{name}: version {version}, {len(todo)} game(s) to play")
-        for record in run(ruleset.directory, todo, bot_names, jobs):
+        for record in run(ruleset.directory, todo, table, jobs):
             results.add(ruleset.name, version, bots_key, record)
         results.commit()
         sides.append([r for r in results.records(version, bots_key, wanted) if r["error"] is None])
@@ -252,7 +287,7 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
         results.close()
         if not stored:
             raise click.UsageError(f"{file}: no game of this version of {game} with seed {seed}")
-        saved = {"game": game, "seed": seed, "choices": stored[0]["log"]}
+        saved = {"game": game, "seed": seed, "choices": stored[0]["log"], "players": stored[0]["players"]}
     else:
         try:
             saved = json.loads(file.read_text(encoding="utf-8"))
@@ -264,7 +299,10 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
     except (KeyError, TypeError) as error:
         raise click.UsageError(f"{file}: not a saved game (missing {error})")
     console = Console(highlight=False)
-    current = Game(ruleset, seed=seed)
+    try:
+        current = Game(ruleset, seed=seed, players=saved.get("players"))
+    except ValueError as error:
+        raise click.UsageError(f"{file}: {error}")
     for number, index in enumerate(choices, 1):
         decision = current.decision
         if decision is None:

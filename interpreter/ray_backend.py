@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 
-def run_ray(path: Path, seeds: Iterable[int], bots: list[str], jobs: int, address: str | None) -> Iterator[dict]:
+def run_ray(path: Path, seeds: Iterable[int], table, jobs: int, address: str | None) -> Iterator[dict]:
     try:
         import ray
     except ImportError:
@@ -24,15 +24,15 @@ def run_ray(path: Path, seeds: Iterable[int], bots: list[str], jobs: int, addres
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
 
     @ray.remote
-    def play_chunk(folder: str, chunk: list[int], bot_names: list[str]) -> list[dict]:
+    def play_chunk(folder: str, chunk: list[int], table) -> list[dict]:
         from interpreter.ruleset import load_ruleset
         from interpreter.simulation import play_one
 
         ruleset = load_ruleset(folder)
-        return [play_one(ruleset, seed, bot_names) for seed in chunk]
+        return [play_one(ruleset, seed, table) for seed in chunk]
 
     size = max(1, min(100, len(seeds) // (jobs * 4) or 1))
-    pending = [play_chunk.remote(str(Path(path).resolve()), seeds[i:i + size], bots) for i in range(0, len(seeds), size)]
+    pending = [play_chunk.remote(str(Path(path).resolve()), seeds[i:i + size], table) for i in range(0, len(seeds), size)]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

@@ -190,6 +190,7 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
         if zone not in game.ruleset.program.zones:
             raise ScenarioFailure(f"position: no zone `{zone}`")
         for owner, kinds in owners.items():
+            owner = None if owner == NOBODY else owner
             key = _zone_key(game, zone, owner)
             items = wanted.setdefault(key, [])
             for kind, count in kinds.items():
@@ -211,8 +212,12 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     state.changed()
 
 
+NOBODY = "nobody"  # the owner key of ownerless components (cards, shared tokens) in `zones`
+
+
 def _take(pool, owner, kind):
-    candidates = pool.get((owner, kind))
+    # a player's zone may hold ownerless components: a card in a hand is nobody's property
+    candidates = pool.get((owner, kind)) or (pool.get((None, kind)) if owner is not None else None)
     if not candidates:
         raise ScenarioFailure(f"position: not enough `{owner} {kind}` components in the game")
     return candidates.pop(0)
@@ -227,6 +232,7 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             problems.append(f"{location}: expected {stack or 'empty'}, found {actual or 'empty'}")
     for zone, owners in expect.zones.items():
         for owner, kinds in owners.items():
+            owner = None if owner == NOBODY else owner
             key = _zone_key(game, zone, owner)
             found: dict[str, int] = {}
             for c in state.zones.get(key, []):
@@ -334,14 +340,15 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                 if zone not in ruleset.program.zones:
                     unknown("zone", zone, ruleset.program.zones, "scenarios", i, part, "zones", zone)
                 for owner, counts in owners.items():
-                    if owner not in players:
+                    if owner not in players and owner != NOBODY:
                         unknown("player", owner, players, "scenarios", i, part, "zones", zone, owner)
                         continue
                     for kind, count in counts.items():
                         if kind not in kinds:
                             unknown("kind of piece", kind, kinds, "scenarios", i, part, "zones", zone, owner, kind)
                             continue
-                        needed[(owner, kind)] = needed.get((owner, kind), 0) + count
+                        holder = owner if (owner, kind) in totals else None  # ownerless cards in a player's zone
+                        needed[(holder, kind)] = needed.get((holder, kind), 0) + count
             if part == "expect":
                 check_player(spec.winner, "scenarios", i, "expect", "winner")
                 for player in spec.scores:

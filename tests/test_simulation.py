@@ -3,24 +3,24 @@ from pathlib import Path
 
 from interpreter import Game
 from interpreter.results_db import Results
-from interpreter.simulation import play_one, run_local
+from interpreter.simulation import Table, play_one, run_local
 
 CERNUNOS = Path(__file__).resolve().parent.parent / "rulesets" / "cernunos"
 
 
 def test_a_seed_always_plays_the_same_game(cernunos):
-    assert play_one(cernunos, 12, ["random"]) == play_one(cernunos, 12, ["random"])
-    assert play_one(cernunos, 12, ["random"])["log"] != play_one(cernunos, 13, ["random"])["log"]
+    assert play_one(cernunos, 12, Table()) == play_one(cernunos, 12, Table())
+    assert play_one(cernunos, 12, Table())["log"] != play_one(cernunos, 13, Table())["log"]
 
 
 def test_one_process_or_two_play_the_same_games():
-    one = sorted(run_local(CERNUNOS, range(30), ["random"], jobs=1), key=lambda r: r["seed"])
-    two = sorted(run_local(CERNUNOS, range(30), ["random"], jobs=2), key=lambda r: r["seed"])
+    one = sorted(run_local(CERNUNOS, range(30), Table(), jobs=1), key=lambda r: r["seed"])
+    two = sorted(run_local(CERNUNOS, range(30), Table(), jobs=2), key=lambda r: r["seed"])
     assert one == two and [r["seed"] for r in one] == list(range(30))
 
 
 def test_the_score_curve_follows_the_manifest_score_function(cernunos):
-    record = play_one(cernunos, 4, ["random"])
+    record = play_one(cernunos, 4, Table())
     turns = [turn for turn, _ in record["score_curve"]]
     assert turns == list(range(1, record["turns"] + 1))
     assert record["score_curve"][0][1] == {"green": 0, "purple": 0}  # an empty board at the first turn
@@ -28,7 +28,7 @@ def test_the_score_curve_follows_the_manifest_score_function(cernunos):
 
 def test_results_are_kept_and_a_stored_log_replays(tmp_path, cernunos):
     results = Results(tmp_path / "r.sqlite")
-    records = list(run_local(CERNUNOS, range(5), ["random"], jobs=1))
+    records = list(run_local(CERNUNOS, range(5), Table(), jobs=1))
     for record in records:
         results.add("cernunos", "v1", "random", record)
     results.commit()

@@ -15,13 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
-from interpreter.simulation import run_local  # noqa: E402
+from interpreter.simulation import Table, run_local  # noqa: E402
 from interpreter.validation import ruleset_folders  # noqa: E402
 
 
 def engine(folder: Path, games: int, jobs: int) -> tuple[float, int]:
     start = time.perf_counter()
-    decisions = sum(r["decisions"] for r in run_local(folder, range(games), ["random"], jobs))
+    decisions = sum(r["decisions"] for r in run_local(folder, range(games), Table(), jobs))
     return time.perf_counter() - start, decisions
 
 

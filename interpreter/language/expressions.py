@@ -230,9 +230,15 @@ class Attribute(Expr):
         elif name in scope.symbols.properties:
             read = "{0}.props.get(" + repr(name) + ", " + repr(scope.symbols.properties[name]) + ")"
         elif name in scope.symbols.kind_properties and self.subject.type == ANY:
-            # a value from a list may be a component or a kind: read the kind's property either way
+            # an untyped value may be a component, a kind or a location: read what it has by that name
             helper = _helper(scope, "_kind_property", "def _kind_property(rt, x, name):\n"
-                             "    return None if x is None else rt.program.kind_properties.get(x if type(x) is str else x.kind, {}).get(name)")
+                             "    if x is None:\n"
+                             "        return None\n"
+                             "    if type(x) is not str:\n"
+                             "        return rt.program.kind_properties[x.kind].get(name)\n"
+                             "    if x in rt.board.index:\n"
+                             "        return rt.board.graph.nodes[x].get(name)\n"
+                             "    return rt.program.kind_properties.get(x, {}).get(name)")
             return f"{helper}(rt, {subject}, {name!r})"
         elif name in scope.symbols.kind_properties:
             read = "rt.program.kind_properties[{0}.kind].get(" + repr(name) + ")"

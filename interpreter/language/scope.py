@@ -28,6 +28,7 @@ class Symbols:
     used: set[str] = field(default_factory=set)  # functions and procedures something calls
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] cheap enough to inline
+    decisions: dict[str, set] = field(default_factory=dict)  # decision name -> the tuples of names its options bind
 
     def trait_kinds(self, trait: str) -> frozenset:
         return self.trait_members.get(trait, frozenset())

@@ -596,6 +596,7 @@ class Choose(Stmt):
             check(scope, self.by.pos, "player", self.by.type, "who decides (`by`)")
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
         names, decision_name, optional = tuple(self.binds()), self.name, self.optional
+        scope.symbols.decisions.setdefault(decision_name, set()).add(names)
 
         def choose(rt, env):
             options = enumerate_options(rt, env)

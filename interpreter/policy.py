@@ -1,0 +1,140 @@
+"""Rule-of-thumb bots written as data: `rulesets/<game>/bots/<name>.yaml`.
+
+For each decision it knows, the bot values every option with an expression of the rules
+language, the option's values bound to the names of the `choose` (`site`, `card`...) and `you`
+to the deciding player, and picks the best (ties at random). `pass` is worth `passing` (0 unless
+the file says otherwise). Decisions it does not know are decided at random.
+
+    # rulesets/mygame/bots/greedy.yaml
+    description: builds when it can
+    all:                       # for every player
+      craft: card.vp
+    passing: {craft: -1}
+    players:
+      red:
+        action: 'if action = "build" then 3 else 1'
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .content import schema_diagnostics
+from .decisions import PASS, Decision
+from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
+from .yaml_source import position_of, read_yaml
+
+
+class PolicyFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    description: str = ""
+    all: dict[str, str] = {}
+    players: dict[str, dict[str, str]] = {}
+    passing: dict[str, int] = {}
+
+
+class Policy:
+    """The compiled expressions of a bot file, by player and decision name."""
+
+    def __init__(self, path: Path, ruleset):
+        document = read_yaml(path)
+        try:
+            spec = PolicyFile.model_validate(document if document is not None else {})
+        except ValidationError as error:
+            raise LudolexError(schema_diagnostics(error, document, str(path), PolicyFile)) from None
+        self.ruleset, self.passing = ruleset, spec.passing
+        self.sources: dict[tuple[str | None, str], tuple[str, Position]] = {}
+        for name, source in spec.all.items():
+            self.sources[(None, name)] = (source, position_of(document, ("all", name), str(path), value=True))
+        for player, decisions in spec.players.items():
+            if player not in ruleset.program.players:
+                raise LudolexError([Diagnostic("LX302", f"no player `{player}` in {ruleset.name}",
+                                               position_of(document, ("players", player), str(path)))])
+            for name, source in decisions.items():
+                self.sources[(player, name)] = (source, position_of(document, ("players", player, name), str(path), value=True))
+        self.compiled: dict[tuple, object] = {}
+        self._check_all()
+
+    def _check_all(self) -> None:
+        """Compile every entry for every form of its decision now, so that a mistake is reported
+        before any game, with its file, line and column."""
+        decisions = self.ruleset.program.symbols.decisions
+        problems = []
+        for (_, name), (source, position) in self.sources.items():
+            if name not in decisions:
+                problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", position,
+                                           hint=did_you_mean(name, decisions)))
+                continue
+            for names in decisions[name]:
+                try:
+                    self._compile((source, position), names)
+                except LudolexError as error:
+                    problems += error.diagnostics
+        for name in self.passing:
+            if name not in decisions:
+                problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", None, hint=did_you_mean(name, decisions)))
+        if problems:
+            raise LudolexError(problems)
+
+    def valuer(self, player: str, decision: Decision):
+        """A function (rt, option) -> value for this decision, or None when the bot does not know it."""
+        key = (player, decision.name, decision.variables)
+        if key not in self.compiled:
+            found = self.sources.get((player, decision.name)) or self.sources.get((None, decision.name))
+            self.compiled[key] = self._compile(found, decision.variables) if found else None
+        return self.compiled[key]
+
+    def _compile(self, found, names):
+        from .language.parser import parse
+        from .language.scope import Scope
+        from .language.statements import Deciding
+
+        source, position = found
+        program = self.ruleset.program
+        prefix = "let value = "  # the entry is compiled as a statement; positions point into the YAML
+        block = parse(f"{prefix}{source}\n", position.file, start="snippet", line_offset=position.line - 1,
+                      column_offset=position.column - 1 - len(prefix))
+        diagnostics: list[Diagnostic] = []
+        scope = Scope(program.symbols, diagnostics, codegen=program.codegen).with_locals(*names)
+        function, _ = block.compile(scope, Deciding())
+        if diagnostics:
+            raise LudolexError([Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics])
+
+        def value(rt, player, option):
+            env = {"you": player, **dict(zip(names, option))}
+            function(rt, env)
+            return env["value"]
+        return value
+
+
+class PolicyAgent:
+    def __init__(self, policy: Policy, game, seed: int):
+        self.policy, self.game, self.rng = policy, game, random.Random(seed)
+
+    def choose(self, decision: Decision) -> int:
+        value = self.policy.valuer(decision.player, decision)
+        if value is None:
+            return self.rng.randrange(len(decision.options))
+        rt = self.game.runtime
+        scores = [self.policy.passing.get(decision.name, 0) if option is PASS else _number(value(rt, decision.player, option))
+                  for option in decision.options]
+        best = max(scores)
+        return self.rng.choice([i for i, s in enumerate(scores) if s == best])
+
+
+def _number(value) -> float:
+    if value is True:
+        return 1
+    if value is None or value is False:
+        return 0
+    return value
+
+
+def policy_path(ruleset, name: str) -> Path:
+    return ruleset.directory / "bots" / f"{name}.yaml"
+
+
+def bot_names(ruleset) -> list[str]:
+    return ["random"] + sorted(p.stem for p in (ruleset.directory / "bots").glob("*.yaml"))
