@@ -2,7 +2,10 @@
 """Simulation speed of every game in the repo, in one run: games/s and decisions/s in one process
 and with --jobs, next to the hand-written baseline (tools/<game>_baseline.py) where there is one.
 
-    python tools/bench.py [--games 400] [--jobs 2]
+    python tools/bench.py [--games 400] [--jobs 2] [--game root]
+
+Decisions/s is the figure to compare across games (a Root game is far longer than a Cernunos
+one); each game's rows are measured in the same run, the first row being the reference.
 """
 from __future__ import annotations
 
@@ -39,9 +42,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--game", action="append", help="Only this game (repeatable).")
     args = parser.parse_args()
-    print(f"{'game':<12}{'run':<24}{'games/s':>9}{'decisions/s':>13}{'vs baseline':>13}")
+    print(f"{'game':<12}{'run':<24}{'games/s':>9}{'ms/game':>9}{'decisions/s':>13}{'vs first row':>14}")
     for folder in ruleset_folders(ROOT / "rulesets"):
+        if args.game and folder.name not in args.game:
+            continue
         rows = [("hand-written baseline", baseline(folder.name, args.games)),
                 ("engine, 1 process", engine(folder, args.games, 1)),
                 (f"engine, --jobs {args.jobs}", engine(folder, args.games, args.jobs))]
@@ -50,8 +56,10 @@ def main() -> None:
             if measured is None:
                 continue
             seconds, decisions = measured
-            ratio = f"{reference[0] / seconds:.2f}x" if reference else "-"
-            print(f"{folder.name:<12}{label:<24}{args.games / seconds:>9.0f}{decisions / seconds:>13.0f}{ratio:>13}")
+            reference = reference or measured
+            ratio = f"{reference[0] / seconds:.2f}x"
+            print(f"{folder.name:<12}{label:<24}{args.games / seconds:>9.0f}{1000 * seconds / args.games:>9.1f}"
+                  f"{decisions / seconds:>13.0f}{ratio:>14}")
         single, parallel = rows[1][1][0], rows[2][1][0]
         print(f"{'':<12}speed-up of --jobs {args.jobs} over 1 process: {single / parallel:.2f}x")
 

@@ -1,0 +1,37 @@
+"""Ctrl-C during `ludolex simulate`: the run stops cleanly and every finished game is kept."""
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+CLI = [sys.executable, "-c", "from interpreter.cli import main; main()"]
+
+
+def stored_games(db) -> int:
+    try:
+        with sqlite3.connect(db) as connection:
+            return connection.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_ctrl_c_stops_the_run_and_keeps_the_finished_games(tmp_path):
+    db = tmp_path / "results.sqlite"
+    command = CLI + ["simulate", "cernunos", "--games", "1000000", "--jobs", "2", "--db", str(db)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while stored_games(db) < 200 and time.monotonic() < deadline:  # results are committed every 200 games
+        time.sleep(0.2)
+    run.send_signal(signal.SIGINT)
+    output, _ = run.communicate(timeout=60)
+    assert run.returncode == 0, output
+    assert "stopped: the finished games are kept" in output
+    kept = stored_games(db)
+    assert 200 <= kept < 1_000_000
+    # the same command resumes: the seeds already played are not played again
+    with sqlite3.connect(db) as connection:
+        done = connection.execute("SELECT count(*) FROM games WHERE seed < 300").fetchone()[0]
+    again = subprocess.run(CLI + ["simulate", "cernunos", "--games", "300", "--jobs", "1", "--db", str(db)],
+                           capture_output=True, text=True, timeout=120)
+    assert f"{done} game(s) already in" in again.stderr and f"{300 - done} to play" in again.stderr
