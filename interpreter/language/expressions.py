@@ -200,7 +200,7 @@ class Attribute(Expr):
 
     def code(self, scope: Scope, names):
         subject, name, symbols = self.subject.code(scope, names), self.name, scope.symbols
-        if self.subject.type == "kind":  # `sawmill.costs`: a fixed value of the kind itself
+        if self.subject.type == "kind":  # `sword.value`: a fixed value of the kind itself
             if name not in symbols.kind_properties:
                 scope.error("LX308", f"kinds have no property `{name}`", self.pos,
                             hint=did_you_mean(name, symbols.kind_properties))
