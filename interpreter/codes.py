@@ -17,7 +17,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX203": ("error", "unknown key"),
     "LX204": ("error", "missing field"),
     "LX205": ("error", "a value of the wrong type or out of range"),
-    "LX206": ("error", "the manifest names a content folder that does not exist"),
+    "LX206": ("error", "the manifest names a content folder or file, or a rules folder, that does not exist"),
     "LX207": ("error", "the content declares no board"),
     "LX208": ("error", "a key appears twice in the same YAML mapping"),
     "LX301": ("error", "a name (or `play:`, `setup:`) is declared twice"),

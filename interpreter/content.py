@@ -110,11 +110,13 @@ class Content:
     positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written
 
 
-def load_content(directory: Path) -> Content:
-    """Every *.yaml file of `directory`, merged; all problems reported together."""
+def load_content(places: Path | list[Path]) -> Content:
+    """Every *.yaml file of these folders (and these single files), merged; all problems reported together."""
     content = Content()
     diagnostics: list[Diagnostic] = []
-    for path in sorted(directory.glob("*.yaml")):
+    places = places if isinstance(places, list) else [places]
+    files = [f for place in places for f in (sorted(place.glob("*.yaml")) if place.is_dir() else [place])]
+    for path in files:
         content.files.append(path)
         try:
             document = read_yaml(path)

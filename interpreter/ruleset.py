@@ -19,7 +19,7 @@ from .language.expressions import quantified_code
 from .program import Program, make_procedure, make_trigger
 from .resources import resource_path
 from .state import BOX, Component, State, player_zone
-from .yaml_source import not_utf8, read_yaml, value_position
+from .yaml_source import not_utf8, position_of, read_yaml, value_position
 
 MANIFEST = "game.yaml"
 
@@ -28,9 +28,13 @@ class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
     title: str = ""
-    content: str
+    content: str | list[str]  # content folders, and single content files (a variant's own map)
+    rules: list[str] = []  # other folders whose *.rules are part of this game (a variant of another game)
     description: str = ""
     score: str | None = None  # a function of one player: the score shown in curves and reports
+
+    def content_places(self) -> list[str]:
+        return [self.content] if isinstance(self.content, str) else list(self.content)
 
 
 @dataclass
@@ -94,6 +98,26 @@ def find_ruleset(name_or_path: str) -> Path:
     raise LudolexError([Diagnostic("LX001", f"no ruleset `{name_or_path}` (a folder with a {MANIFEST})", None)])
 
 
+def _manifest_paths(directory: Path, entries: list[str], document, manifest_path: Path, key: str, fits, what: str) -> list[Path]:
+    """The folders (or files) a manifest names under `key`, each checked to exist."""
+    found, problems = [], []
+    for i, entry in enumerate(entries):
+        try:
+            path = (directory / entry).resolve()
+            ok = fits(path)
+        except (ValueError, OSError):  # a NUL byte, a name too long...
+            ok = False
+        if ok:
+            found.append(path)
+        else:
+            where = (key,) if isinstance(document.get(key), str) else (key, i)
+            problems.append(Diagnostic("LX206", f"{what} `{entry}` not found",
+                                       position_of(document, where, str(manifest_path), value=True)))
+    if problems:
+        raise LudolexError(problems)
+    return found
+
+
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
     directory = find_ruleset(str(name_or_path))
     manifest_path = directory / MANIFEST
@@ -102,22 +126,17 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         manifest = Manifest.model_validate(document)
     except ValidationError as error:
         raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
-    try:
-        content_dir = (directory / manifest.content).resolve()
-        found = content_dir.is_dir()
-    except (ValueError, OSError):  # a NUL byte, a name too long...
-        found = False
-    if not found:
-        raise LudolexError([Diagnostic("LX206", f"content folder `{manifest.content}` not found",
-                                       value_position(document, "content", str(manifest_path)))])
+    places = _manifest_paths(directory, manifest.content_places(), document, manifest_path, "content",
+                             lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file")
+    rule_dirs = _manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir, "rules folder")
 
     diagnostics: list[Diagnostic] = []
     try:
-        content = load_content(content_dir)
+        content = load_content(places)
     except LudolexError as error:
         content = None
         diagnostics += error.diagnostics
-    rule_files = sorted(directory.glob("*.rules"))
+    rule_files = [f for folder in rule_dirs + [directory] for f in sorted(folder.glob("*.rules"))]
     declarations, lost_names = [], set()
     for path in rule_files:
         try:

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-import yaml
+from ruamel.yaml import YAML
 
 BULLET = re.compile(r"^\s*- \*\*([A-Z]?[\w.\-]+?)(?:\*\*| )")
 ROW = re.compile(r"^\| (N-[\w\-]+) \|")
@@ -36,7 +36,7 @@ def digest_ids(path: Path) -> dict[str, list[str]]:
 def tested_ids(ruleset: Path) -> set[str]:
     found = set()
     for path in sorted((ruleset / "tests").glob("*.yaml")):
-        for scenario in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("scenarios", []):
+        for scenario in (YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}).get("scenarios", []):
             found |= {str(rule) for rule in scenario.get("rules", [])}
     return found
 
