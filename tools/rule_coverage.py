@@ -15,7 +15,10 @@ import re
 import sys
 from pathlib import Path
 
-from ruamel.yaml import YAML
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from interpreter.diagnostics import LudolexError  # noqa: E402
+from interpreter.scenarios import parse_scenario_file  # noqa: E402
+
 
 BULLET = re.compile(r"^\s*- \*\*([A-Z]?[\w.\-]+?)(?:\*\*| )")
 ROW = re.compile(r"^\| (N-[\w\-]+) \|")
@@ -36,8 +39,13 @@ def digest_ids(path: Path) -> dict[str, list[str]]:
 def tested_ids(ruleset: Path) -> set[str]:
     found = set()
     for path in sorted((ruleset / "tests").glob("*.yaml")):
-        for scenario in (YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}).get("scenarios", []):
-            found |= {str(rule) for rule in scenario.get("rules", [])}
+        try:
+            scenarios = parse_scenario_file(path).scenarios
+        except LudolexError as error:
+            print(error, file=sys.stderr)
+            continue
+        for scenario in scenarios:
+            found |= set(scenario.rules)
     return found
 
 
