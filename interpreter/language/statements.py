@@ -603,9 +603,10 @@ class Choose(Stmt):
             if not options:
                 for name in names:
                     env[name] = None
-                if otherwise is None:
+                if otherwise is not None:
+                    yield from otherwise(rt, env)
+                elif not optional:  # "an effect with no target does nothing"; an optional one is simply passed
                     raise Return()
-                yield from otherwise(rt, env)
                 return
             if optional:
                 options.append(PASS)
