@@ -189,6 +189,8 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     for zone, owners in spec.zones.items():
         if zone not in game.ruleset.program.zones:
             raise ScenarioFailure(f"position: no zone `{zone}`")
+        if not game.ruleset.program.zones[zone][0]:
+            wanted.setdefault(zone, [])  # a shared zone named with nothing in it is emptied
         for owner, kinds in owners.items():
             owner = None if owner == NOBODY else owner
             key = _zone_key(game, zone, owner)
