@@ -27,6 +27,7 @@ from .diagnostics import LudolexError, Position
 from .game import Game
 from .ruleset import Ruleset
 from .state import BOX, player_zone
+from .visibility import can_see
 from .yaml_source import Locator, position_of, read_yaml, read_yaml_fast
 
 Counts = dict[str, dict[str, int]]  # owner -> kind -> how many
@@ -56,6 +57,7 @@ class Expectation(Strict):
     winner: str | None = None
     ended_by: str | None = None  # "ranking", "draw", "<player> loses", "<player> wins"
     scores: dict[str, int] = {}
+    sees: dict[str, dict[str, bool]] = {}  # player -> zone (as written in the rules) -> whether they see its contents
 
 
 class Scenario(Strict):
@@ -268,6 +270,10 @@ def check_expectation(game: Game, expect: Expectation) -> None:
     if expect.ended_by is not None and (game.result is None or game.result.reason != expect.ended_by):
         problems.append(f"the game should have ended by `{expect.ended_by}`, "
                         f"found {game.result.reason if game.result else 'a game still going on'}")
+    for player, zones in expect.sees.items():
+        for source, visible in zones.items():
+            if can_see(game, game.evaluate(source), player) != visible:
+                problems.append(f"{player} should {'' if visible else 'not '}see what {source} holds")
     for player, score in expect.scores.items():
         actual = game.result.scores.get(player) if game.result else None
         if actual != score:

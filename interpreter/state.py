@@ -35,6 +35,7 @@ class State:
     zones: dict[str, list[Component]] = field(default_factory=dict)
     variables: dict = field(default_factory=dict)
     turns: int = 0
+    revealed: list = field(default_factory=list)  # [player, zone, turn]: a zone shown to a player for that turn
     rng: random.Random = field(default_factory=random.Random)
     version: int = 0  # bumped on every change
     memo: dict = field(default_factory=dict, repr=False)  # derived values, valid until the next change
@@ -62,6 +63,7 @@ class State:
         return {
             "seed": self.seed,
             "turns": self.turns,
+            "revealed": [list(r) for r in self.revealed],
             "variables": _encode(self.variables),
             "zones": {name: [c.id for c in items] for name, items in self.zones.items()},
             "components": {
@@ -72,7 +74,7 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict) -> "State":
-        state = cls(seed=data["seed"], turns=data["turns"])
+        state = cls(seed=data["seed"], turns=data["turns"], revealed=[list(r) for r in data.get("revealed", [])])
         for zone, ids in data["zones"].items():
             state.zones[zone] = []
             for cid in ids:

@@ -17,6 +17,8 @@ def can_see(game: Game, zone: str, player: str | None) -> bool:
     visibility = game.ruleset.program.zones.get(name, (False, "hidden"))[1] if zone != BOX else "public"
     if visibility == "public":
         return True
+    if player is not None and [player, zone, game.state.turns] in game.state.revealed:  # `reveal ... to`
+        return True
     return visibility == "private" and player is not None and zone_owner(game, zone) == player
 
 

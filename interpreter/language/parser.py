@@ -334,6 +334,9 @@ class _ToAst(Transformer):
     def shuffle_stmt(self, meta, c):
         return s.Shuffle(self._pos(meta), c[0])
 
+    def reveal_stmt(self, meta, c):
+        return s.Reveal(self._pos(meta), c[0], c[1])
+
     def pass_stmt(self, meta, c):
         return s.Pass(self._pos(meta))
 

@@ -227,6 +227,28 @@ class Shuffle(Stmt):
         return shuffle, False
 
 
+@dataclass
+class Reveal(Stmt):
+    """reveal ZONE to PLAYER: the player sees what the zone holds, until the end of the turn."""
+
+    pos: Position
+    zone: Expr
+    player: Expr
+
+    def compile(self, scope, deciding):
+        zone, player = self.zone.compile(scope), self.player.compile(scope)
+        check(scope, self.zone.pos, "zone", self.zone.type, "what `reveal` shows")
+        check(scope, self.player.pos, "player", self.player.type, "to whom `reveal` shows it")
+
+        def reveal(rt, env):
+            seen = [player(rt, env), zone(rt, env), rt.state.turns]
+            if seen[0] is not None and seen not in rt.state.revealed:
+                rt.state.revealed.append(seen)
+                rt.state.changed()
+
+        return reveal, False
+
+
 def _no_event(rt, env):
     return
     yield  # pragma: no cover - makes this a generator
