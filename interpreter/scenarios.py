@@ -31,6 +31,7 @@ from .visibility import can_see
 from .yaml_source import Locator, position_of, read_yaml, read_yaml_fast
 
 Counts = dict[str, dict[str, int]]  # owner -> kind -> how many
+NOBODY = "nobody"  # the owner key of ownerless components (cards, shared tokens) in `zones`
 
 
 class Strict(BaseModel):
@@ -177,9 +178,7 @@ def _zone_key(game: Game, zone: str, owner: str | None) -> str:
 def arrange_position(game: Game, spec: PositionSpec) -> None:
     """Lay out the position: the stacks and zone contents it names, drawn from the game's components."""
     state = game.state
-    for name, value in spec.variables.items():
-        current = state.variables.get(name)
-        state.variables[name] = {**current, **value} if isinstance(value, dict) and isinstance(current, dict) else value
+    state.variables.update(_merged(state.variables, spec.variables))
     pool: dict[tuple, list] = {}
     for component in state.components.values():
         pool.setdefault((component.owner, component.kind), []).append(component)
@@ -214,9 +213,6 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
         for c in items:
             c.zone = key
     state.changed()
-
-
-NOBODY = "nobody"  # the owner key of ownerless components (cards, shared tokens) in `zones`
 
 
 def _take(pool, owner, kind):
