@@ -28,13 +28,12 @@ def make_agent(name: str, ruleset, game: Game, seed: int) -> Agent:
         return RandomAgent(seed)
     from .policy import Policy, PolicyAgent, policy_path
 
-    policies = ruleset.__dict__.setdefault("policies", {})  # loaded once per ruleset
-    if name not in policies:
+    if name not in ruleset.policies:  # loaded once per ruleset
         path = policy_path(ruleset, name)
         if not path.exists():
             raise ValueError(f"no bot `{name}` for {ruleset.name} (no {path})")
-        policies[name] = Policy(path, ruleset)
-    return PolicyAgent(policies[name], game, seed)
+        ruleset.policies[name] = Policy(path, ruleset)
+    return PolicyAgent(ruleset.policies[name], game, seed)
 
 
 class PromptAgent:

@@ -16,7 +16,7 @@ from .results_db import DEFAULT_DB, Results
 from .simulation import Table, default_jobs, run
 from .diagnostics import LudolexError, RuleRuntimeError
 from .display import show
-from .game import Game
+from .game import Game, seating
 from .reporting import FORMATS, render
 from .ruleset import load_ruleset
 
@@ -196,11 +196,10 @@ def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
         if not 1 <= count <= len(known):
             raise click.UsageError(f"--players: {ruleset.name} seats 1 to {len(known)} players")
         return tuple(known[:count])
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    unknown = [p for p in names if p not in known]
-    if not names or unknown or len(set(names)) != len(names):
-        raise click.UsageError(f"--players: name each player once among {', '.join(known)}")
-    return tuple(names)
+    try:
+        return tuple(seating(ruleset, [p.strip() for p in text.split(",") if p.strip()]))
+    except ValueError as error:
+        raise click.UsageError(f"--players: {error}")
 
 
 def _print_summary(records: list[dict], title: str) -> None:

@@ -38,11 +38,10 @@ class Game:
         `rolls`: dice results to give, in order, before the seeded generator takes over."""
         self.ruleset = ruleset
         self.seed = seed
-        self.players = seating(ruleset, players)
         self.run_setup = run_setup
         self.state: State = ruleset.initial_state(seed)
         self.runtime = Runtime(self.state, ruleset.board, ruleset.program)
-        self.runtime.players = self.players
+        self.runtime.players = seating(ruleset, players)
         self.runtime.rolls = list(rolls)
         self.position = position
         self.log: list[int] = []
@@ -50,6 +49,11 @@ class Game:
         self.result: Result | None = None
         self._flow = self._run()
         self._resume(None)
+
+    @property
+    def players(self) -> list[str]:
+        """Who sits at the table, in seating order."""
+        return self.runtime.players
 
     @property
     def finished(self) -> bool:
@@ -94,19 +98,10 @@ class Game:
 
     def evaluate(self, source: str):
         """The value of an expression of the rules language in the current state (for tests and tools)."""
-        from .language.parser import parse
-        from .language.scope import Scope
-        from .language.statements import Deciding
-
-        block = parse(f"let value = {source}\n", "<expression>", start="snippet")
-        symbols = self.ruleset.program.symbols
-        diagnostics = []
-        function, _ = block.compile(Scope(symbols, diagnostics, codegen=self.ruleset.program.codegen), Deciding())
+        value, diagnostics = self.ruleset.program.compile_value(source)
         if diagnostics:
             raise ValueError("; ".join(d.message for d in diagnostics))
-        env = {"you": self.decision.player if self.decision else None}
-        function(self.runtime, env)
-        return env["value"]
+        return value(self.runtime, {"you": self.decision.player if self.decision else None})
 
     # saving and replaying
     def to_json(self) -> dict:

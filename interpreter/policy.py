@@ -54,24 +54,24 @@ class Policy:
                                                position_of(document, ("players", player), str(path)))])
             for name, source in decisions.items():
                 self.sources[(player, name)] = (source, position_of(document, ("players", player, name), str(path), value=True))
-        self.compiled: dict[tuple, object] = {}
-        self._check_all()
+        self.compiled: dict[tuple, object] = {}  # (player or None, decision, names) -> f(rt, env)
+        self._compile_all()
 
-    def _check_all(self) -> None:
+    def _compile_all(self) -> None:
         """Compile every entry for every form of its decision now, so that a mistake is reported
         before any game, with its file, line and column."""
         decisions = self.ruleset.program.symbols.decisions
         problems = []
-        for (_, name), (source, position) in self.sources.items():
+        for (owner, name), (source, position) in self.sources.items():
             if name not in decisions:
                 problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", position,
                                            hint=did_you_mean(name, decisions)))
                 continue
             for names in decisions[name]:
-                try:
-                    self._compile((source, position), names)
-                except LudolexError as error:
-                    problems += error.diagnostics
+                value, diagnostics = self.ruleset.program.compile_value(source, position.file, names, position.line,
+                                                                        position.column)
+                problems += [Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics]
+                self.compiled[(owner, name, names)] = value
         for name in self.passing:
             if name not in decisions:
                 problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", None, hint=did_you_mean(name, decisions)))
@@ -79,34 +79,9 @@ class Policy:
             raise LudolexError(problems)
 
     def valuer(self, player: str, decision: Decision):
-        """A function (rt, option) -> value for this decision, or None when the bot does not know it."""
-        key = (player, decision.name, decision.variables)
-        if key not in self.compiled:
-            found = self.sources.get((player, decision.name)) or self.sources.get((None, decision.name))
-            self.compiled[key] = self._compile(found, decision.variables) if found else None
-        return self.compiled[key]
-
-    def _compile(self, found, names):
-        from .language.parser import parse
-        from .language.scope import Scope
-        from .language.statements import Deciding
-
-        source, position = found
-        program = self.ruleset.program
-        prefix = "let value = "  # the entry is compiled as a statement; positions point into the YAML
-        block = parse(f"{prefix}{source}\n", position.file, start="snippet", line_offset=position.line - 1,
-                      column_offset=position.column - 1 - len(prefix))
-        diagnostics: list[Diagnostic] = []
-        scope = Scope(program.symbols, diagnostics, codegen=program.codegen).with_locals(*names)
-        function, _ = block.compile(scope, Deciding())
-        if diagnostics:
-            raise LudolexError([Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics])
-
-        def value(rt, player, option):
-            env = {"you": player, **dict(zip(names, option))}
-            function(rt, env)
-            return env["value"]
-        return value
+        """A function (rt, env) -> value for this decision, or None when the bot does not know it."""
+        key = (decision.name, decision.variables)
+        return self.compiled.get((player, *key)) or self.compiled.get((None, *key))
 
 
 class PolicyAgent:
@@ -117,8 +92,9 @@ class PolicyAgent:
         value = self.policy.valuer(decision.player, decision)
         if value is None:
             return self.rng.randrange(len(decision.options))
-        rt = self.game.runtime
-        scores = [self.policy.passing.get(decision.name, 0) if option is PASS else _number(value(rt, decision.player, option))
+        rt, player, names = self.game.runtime, decision.player, decision.variables
+        scores = [self.policy.passing.get(decision.name, 0) if option is PASS
+                  else _number(value(rt, {"you": player, **dict(zip(names, option))}))
                   for option in decision.options]
         best = max(scores)
         return self.rng.choice([i for i, s in enumerate(scores) if s == best])

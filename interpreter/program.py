@@ -24,6 +24,25 @@ class Program:
     codegen: object = None
     kind_properties: dict = field(default_factory=dict)  # kind -> {property: value}, from the content
 
+    def compile_value(self, source: str, file: str = "<expression>", names: tuple = (), line: int = 1, column: int = 1):
+        """An expression of the rules language, written at (line, column) of `file`, as a function
+        (rt, env) -> value, env holding `you` and `names`; and the checker's diagnostics."""
+        from .language.parser import parse
+        from .language.scope import Scope
+        from .language.statements import Deciding
+
+        prefix = "let value = "  # compiled as a statement; positions still point into `file`
+        block = parse(f"{prefix}{source}\n", file, start="snippet", line_offset=line - 1,
+                      column_offset=column - 1 - len(prefix))
+        diagnostics: list = []
+        statement, _ = block.compile(Scope(self.symbols, diagnostics, codegen=self.codegen).with_locals(*names), Deciding())
+
+        def value(rt, env):
+            statement(rt, env)
+            return env["value"]
+
+        return value, diagnostics
+
 
 def make_procedure(params, body):
     """`body` catches `return` itself; a deciding body returns its generator to the caller."""

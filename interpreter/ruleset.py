@@ -1,7 +1,7 @@
 """Loading a game: its manifest, content and rules files, checked and compiled into a Ruleset."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -47,6 +47,7 @@ class Ruleset:
     program: Program
     rule_files: list[Path]
     warnings: list[Diagnostic]
+    policies: dict = field(default_factory=dict)  # rule-of-thumb bots loaded so far, by name
 
     def initial_state(self, seed: int) -> State:
         state = State(seed=seed)

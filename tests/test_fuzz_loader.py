@@ -210,6 +210,22 @@ def known_bug(error: BaseException, mutation: Mutation) -> str | None:
 
 # --- the property ------------------------------------------------------------------------
 
+def guarded(entry_point, folder: Path, mutation: Mutation):
+    """`entry_point(folder)`'s diagnostics, within the time limit; None after a known, listed bug."""
+    try:
+        with time_limit(LIMIT):
+            return entry_point(folder)
+    except Timeout:
+        raise AssertionError(f"still running after {LIMIT}s: {mutation!r}") from None
+    except Exception as error:
+        reproducer = known_bug(error, mutation)
+        if reproducer is None:
+            raise
+        KNOWN[reproducer] += 1
+        event(f"known bug: {reproducer}")
+        return None
+
+
 def check_mutation(template: Path, mutation: Mutation, counter: str) -> None:
     """Validate the sandbox with `mutation` applied: diagnostics or success, nothing else, in time."""
     TRIED[counter] += 1
@@ -218,17 +234,8 @@ def check_mutation(template: Path, mutation: Mutation, counter: str) -> None:
         if mutation.target in SCENARIO_FILES:  # the entry point of the pytest plugin, too
             entry_points.append(lambda folder: scenario_diagnostics(folder.parent / mutation.target))
         for entry_point in entry_points:
-            try:
-                with time_limit(LIMIT):
-                    diagnostics = entry_point(folder)
-            except Timeout:
-                raise AssertionError(f"still running after {LIMIT}s: {mutation!r}") from None
-            except Exception as error:
-                reproducer = known_bug(error, mutation)
-                if reproducer is None:
-                    raise
-                KNOWN[reproducer] += 1
-                event(f"known bug: {reproducer}")
+            diagnostics = guarded(entry_point, folder, mutation)
+            if diagnostics is None:
                 return
             event(f"{counter}: {'diagnostics' if diagnostics else 'no diagnostic'}")
             check_diagnostics(diagnostics)
@@ -316,17 +323,7 @@ def test_yaml_tags_never_construct_python_objects(template, data):
         with mock.patch.object(os, "system", _recording(calls, "os.system")), \
                 mock.patch.object(os, "popen", _recording(calls, "os.popen")), \
                 mock.patch.object(subprocess, "Popen", _recording(calls, "subprocess.Popen")):
-            try:
-                with time_limit(LIMIT):
-                    diagnostics = validate(folder)
-            except Timeout:
-                raise AssertionError(f"{description}: still running after {LIMIT}s") from None
-            except Exception as error:
-                reproducer = known_bug(error, Mutation(target, (description,), text.encode("utf-8")))
-                if reproducer is None:
-                    raise
-                KNOWN[reproducer] += 1
-                event(f"known bug: {reproducer}")
+            diagnostics = guarded(validate, folder, Mutation(target, (description,), text.encode("utf-8")))
             for reader in (read_yaml, read_yaml_fast):
                 try:
                     documents.append(reader(path))
