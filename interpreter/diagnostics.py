@@ -89,7 +89,10 @@ class RuleRuntimeError(Exception):
 
     def __init__(self, position: Position | None, message: str):
         super().__init__(f"{position}: {message}" if position else message)
-        self.position = position
+        self.position, self.message = position, message
+
+    def __reduce__(self):  # crosses process boundaries (simulation workers) intact
+        return type(self), (self.position, self.message)
 
 
 def did_you_mean(name: str, candidates) -> str | None:
