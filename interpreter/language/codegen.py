@@ -9,17 +9,35 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 
 
 class CodeGen:
     def __init__(self):
         self.namespace: dict = {"takewhile": itertools.takewhile, "MISSING": object()}
         self._counter = itertools.count()
+        self.warnings: list[str] = []  # Python's complaints about generated code: a bug of the compiler, kept for tests
+
+    def run(self, source: str, name: str) -> None:
+        """Compile and run generated `source` in the shared namespace, printing nothing."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            code = compile(source, f"<rules:{name}>", "exec")
+        self.warnings += [f"{name}: {w.message}" for w in caught]
+        exec(code, self.namespace)
 
     def constant(self, value, hint: str = "c") -> str:
         name = f"_{hint}{next(self._counter)}"
         self.namespace[name] = value
         return name
+
+    def literal(self, value) -> str:
+        """Code for a value written in the rules or the content: none, a truth value and a number
+        as themselves, anything else (a text) as the name of a constant, so that no text a
+        designer wrote ever becomes part of the generated source."""
+        if value is None or type(value) in (bool, int):
+            return repr(value)
+        return self.constant(value, "text")
 
     def temp(self) -> str:
         return f"_t{next(self._counter)}"
@@ -33,7 +51,7 @@ class CodeGen:
             lines.append(prologue)
         lines.append(f"    return {body}")
         source = "\n".join(lines)
-        exec(compile(source, f"<rules:{name}>", "exec"), self.namespace)
+        self.run(source, name)
         return self.namespace[name]
 
     def cached(self, name: str, number: int, params: list[str], compute: str):
@@ -51,7 +69,7 @@ class CodeGen:
             "    except TypeError:  # an unhashable argument (a list): computed every time",
             f"        return {compute}(rt, {', '.join(params)})",
         ])
-        exec(compile(source, f"<rules:{name}>", "exec"), self.namespace)
+        self.run(source, name)
         return self.namespace[name]
 
     def expression(self, body: str):

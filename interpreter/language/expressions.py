@@ -42,7 +42,7 @@ class Literal(Expr):
     def code(self, scope, names):
         value = self.value
         self.type = "none" if value is None else "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else "text"
-        return repr(value)
+        return scope.codegen.literal(value)
 
 
 @dataclass
@@ -72,11 +72,11 @@ class Name(Expr):
         if name == "locations":
             return "rt.board.locations"
         if what in ("kind", "trait", "player", "connection", "location"):
-            return repr(name)
+            return scope.codegen.literal(name)
         if what == "zone":
             if symbols.zones[name]:
                 scope.error("LX305", f"zone `{name}` belongs to each player: write `{name}(player)`", self.pos)
-            return repr(name)
+            return scope.codegen.literal(name)
         if what == "variable":
             if symbols.variables[name]:
                 scope.error("LX305", f"variable `{name}` belongs to each player: write `{name}(player)`", self.pos)
@@ -186,9 +186,8 @@ def _top_of_simple(expr: Expr, scope: Scope, names) -> str | None:
 
 def _helper(scope: Scope, name: str, source: str):
     """A small named helper function in the generated namespace (defined once)."""
-    namespace = scope.codegen.namespace
-    if name not in namespace:
-        exec(source, namespace)
+    if name not in scope.codegen.namespace:
+        scope.codegen.run(source, name)
     return name
 
 
@@ -226,9 +225,13 @@ class Attribute(Expr):
                              "    return c.zone if c is not None and c.zone in rt.board.index else None")
             return f"{helper}(rt, {subject})"
         if name in COMPONENT_ATTRIBUTES:
-            read = "{0}." + name
+            def read(c):
+                return f"{c}.{name}"
         elif name in scope.symbols.properties:
-            read = "{0}.props.get(" + repr(name) + ", " + repr(scope.symbols.properties[name]) + ")"
+            default = scope.codegen.literal(scope.symbols.properties[name])
+
+            def read(c):
+                return f"{c}.props.get({name!r}, {default})"
         elif name in scope.symbols.kind_properties and self.subject.type == ANY:
             # an untyped value may be a component, a kind or a location: read what it has by that name
             helper = _helper(scope, "_kind_property", "def _kind_property(rt, x, name):\n"
@@ -241,7 +244,8 @@ class Attribute(Expr):
                              "    return rt.program.kind_properties.get(x, {}).get(name)")
             return f"{helper}(rt, {subject}, {name!r})"
         elif name in scope.symbols.kind_properties:
-            read = "rt.program.kind_properties[{0}.kind].get(" + repr(name) + ")"
+            def read(c):
+                return f"rt.program.kind_properties[{c}.kind].get({name!r})"
         else:
             known = set(COMPONENT_ATTRIBUTES) | set(scope.symbols.properties) | symbols.kind_properties
             if self.subject.type == "any" and symbols.location_attributes:
@@ -252,10 +256,10 @@ class Attribute(Expr):
             scope.error("LX308", message, self.pos, hint=did_you_mean(name, known))
             return FAILED
         if stack:
-            return f"({read.format(stack + '[-1]')} if {stack} else None)"
+            return f"({read(stack + '[-1]')} if {stack} else None)"
         if self.is_simple(subject):
-            return f"(None if {subject} is None else {read.format(subject)})"
-        helper = _helper(scope, f"_attr_{name}", f"def _attr_{name}(rt, c):\n    return None if c is None else {read.format('c')}")
+            return f"(None if {subject} is None else {read(subject)})"
+        helper = _helper(scope, f"_attr_{name}", f"def _attr_{name}(rt, c):\n    return None if c is None else {read('c')}")
         return f"{helper}(rt, {subject})"
 
 
@@ -271,20 +275,26 @@ class Is(Expr):
         check(scope, self.subject.pos, "component", self.subject.type, f"the subject of `is {name}`")
         self.type = "bool"
         if name in symbols.kinds:
-            test = "{0}.kind == " + repr(name)
+            kind = scope.codegen.literal(name)
+
+            def test(c):
+                return f"{c}.kind == {kind}"
         elif name in symbols.traits:
-            test = "{0}.kind in " + scope.codegen.constant(scope.symbols.trait_kinds(name), "trait")
+            kinds = scope.codegen.constant(scope.symbols.trait_kinds(name), "trait")
+
+            def test(c):
+                return f"{c}.kind in {kinds}"
         else:
             hint = "to test for nothing, write `= none`" if name == "none" else did_you_mean(name, set(symbols.kinds) | symbols.traits)
             scope.error("LX309", f"`is {name}`: `{name}` is neither a kind of piece nor a trait", self.pos, hint=hint)
             return FAILED
         stack = _top_of_simple(self.subject, scope, names)
         if stack:
-            code = f"({test.format(stack + '[-1]')} if {stack} else False)"
+            code = f"({test(stack + '[-1]')} if {stack} else False)"
         elif self.is_simple(subject):
-            code = f"({subject} is not None and {test.format(subject)})"
+            code = f"({subject} is not None and {test(subject)})"
         else:
-            helper = _helper(scope, f"_is_{name}", f"def _is_{name}(c):\n    return c is not None and {test.format('c')}")
+            helper = _helper(scope, f"_is_{name}", f"def _is_{name}(c):\n    return c is not None and {test('c')}")
             code = f"{helper}({subject})"
         return f"(not {code})" if self.negated else code
 
@@ -325,6 +335,8 @@ class Binary(Expr):
             stack = _top_of_simple(self.left, scope, names)
             if stack:  # `top(s) = none`: is the stack empty?
                 return f"(not {stack})" if self.op == "=" else f"(not not {stack})"
+            if isinstance(self.left, Literal):  # `3 = none`: known now (and `3 is None` makes Python warn)
+                return repr((self.left.value is None) == (self.op == "="))
             return f"({self.left.code(scope, names)} is {'' if self.op == '=' else 'not '}None)"
         return f"({self.left.code(scope, names)} {PYTHON_OPERATORS[self.op]} {self.right.code(scope, names)})"
 
