@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast as python_ast
+import os
 import re
+import sys
 from functools import lru_cache
+from pathlib import Path
 
+import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
@@ -54,7 +58,25 @@ class _Indenter(Indenter):
 def parser() -> Lark:
     grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer="contextual", postlex=_Indenter(), start=["start", "snippet"],
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+                propagate_positions=True, maybe_placeholders=True, cache=_private_cache())
+
+
+def _private_cache() -> str | bool:
+    """Where Lark may keep the parser it builds (a pickle, loaded at the next start): in a folder
+    only this user can write, never a shared one such as the temp folder; or nowhere."""
+    if not hasattr(os, "getuid"):
+        return False
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludolex"
+    file = folder / f"grammar-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.pickle"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for path in (folder, file) if file.exists() else (folder,):
+            info = path.lstat()
+            if info.st_uid != os.getuid() or info.st_mode & 0o022 or not (path.is_dir() or path.is_file()):
+                return False
+    except (OSError, RuntimeError):  # no home, a read-only disk...
+        return False
+    return str(file)
 
 
 @lru_cache(maxsize=1)
