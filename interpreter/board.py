@@ -64,6 +64,7 @@ class Board:
 
     def ray(self, location: str, via: tuple[str, ...], length: int) -> list[str]:
         """Locations up to `length` steps away in a straight line, along each direction of `via`."""
+        length = min(length, len(self.index))  # a longer line only goes round a cycle again
         key = (location, via, length)
         found = self._adjacent.get(key)
         if found is None:

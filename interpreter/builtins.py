@@ -5,6 +5,7 @@ They speak of zones, components, locations and connections only: nothing here kn
 from __future__ import annotations
 
 from .diagnostics import RuleRuntimeError
+from .limits import LIMITS, LimitExceeded
 from .language.types import ANY
 from .state import Component
 
@@ -82,6 +83,14 @@ def region(rt, start, within, via):
 
 
 def numbers(rt, low, high):
+    count = high - low + 1
+    if count > LIMITS.longest_list:
+        raise LimitExceeded(None, f"numbers({low}, {high}) would hold {count:,} numbers, more than "
+                                  f"{LIMITS.longest_list:,} (LUDOLEX_LONGEST_LIST)")
+    if count > 0:
+        rt.steps += count
+        if rt.steps > rt.step_limit:
+            raise rt.too_many_steps(None)
     return list(range(low, high + 1))
 
 

@@ -11,9 +11,11 @@ import json
 
 from .decisions import Decision
 from .diagnostics import RuleRuntimeError
+from .limits import LIMITS, LimitExceeded
 from .runtime import EndTurn, GameOver, Result, Return, Runtime
 from .ruleset import Ruleset
 from .state import State
+from .watchdog import WATCHDOG
 
 
 def seating(ruleset: Ruleset, players: list[str] | None) -> list[str]:
@@ -61,11 +63,14 @@ class Game:
 
     def _run(self):
         rt, program = self.runtime, self.ruleset.program
-        for name, per_player, value in program.variables:
-            if per_player:
-                self.state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
-            else:
-                self.state.variables[name] = value(rt, {"you": None})
+        for name, per_player, value, position in program.variables:
+            try:
+                if per_player:
+                    self.state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
+                else:
+                    self.state.variables[name] = value(rt, {"you": None})
+            except Exception as error:
+                raise RuleRuntimeError(position, f"the initial value of `{name}`: {type(error).__name__}: {error}") from error
         env = {"you": None}
         if program.setup is not None and self.run_setup:
             yield from program.setup(rt, env)
@@ -75,17 +80,31 @@ class Game:
         yield from program.play(rt, env)
 
     def _resume(self, index: int | None) -> None:
+        """Run the rules until the next decision or the end. A rule that fails, or runs past a
+        limit, raises RuleRuntimeError and stops the game for good (no decision pending)."""
+        rt, self.decision = self.runtime, None
+        if rt.decisions > LIMITS.decisions_per_game:
+            raise LimitExceeded(None, f"the game went past {LIMITS.decisions_per_game:,} decisions "
+                                      "(LUDOLEX_DECISIONS_PER_GAME): do the rules ever end it?")
+        rt.step_limit = min(rt.steps + LIMITS.steps_per_decision, LIMITS.steps_per_game)
+        rt.running = True
+        WATCHDOG.watch(rt)
         try:
             self.decision = self._flow.send(index)
         except GameOver as over:
-            self.decision, self.result = None, over.result
+            self.result = over.result
         except StopIteration:
-            self.decision = None
-            raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)")
+            raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)") from None
         except EndTurn:
             raise RuleRuntimeError(None, "`end turn` outside any turn") from None
         except Return:
             raise RuleRuntimeError(None, "`return` (or a choice with no option) outside any procedure or ability") from None
+        except RuleRuntimeError:
+            raise
+        except Exception as error:  # outside any statement (statements report their own position)
+            raise RuleRuntimeError(None, f"{type(error).__name__}: {error}") from error
+        finally:
+            rt.running = False
 
     def choose(self, choice) -> None:
         """Resume with an option given by index, by label ("stone c2") or as a dict of its values."""

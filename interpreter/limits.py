@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from .diagnostics import Position, RuleRuntimeError
 
 
-@dataclass(frozen=True)
+@dataclass
 class Limits:
     file_bytes: int = 4_000_000  # one rules, content, scenario, bot or manifest file
     yaml_depth: int = 64  # collections inside collections, in one YAML document

@@ -16,7 +16,7 @@ class Program:
     abilities: dict = field(default_factory=dict)  # (kind, ability) -> f(rt, env)
     triggers: dict = field(default_factory=dict)  # event key -> [generator(rt, you, values)]
     always: list = field(default_factory=list)  # f(rt, env)
-    variables: list = field(default_factory=list)  # (name, per_player, f(rt, env))
+    variables: list = field(default_factory=list)  # (name, per_player, f(rt, env), position)
     setup: object = None  # generator(rt, env)
     play: object = None  # generator(rt, env)
     zones: dict = field(default_factory=dict)  # name -> (per_player, visibility)
@@ -44,10 +44,13 @@ class Program:
         return value, diagnostics
 
 
-def make_procedure(params, body):
+def make_procedure(params, body, position):
     """`body` catches `return` itself; a deciding body returns its generator to the caller."""
 
     def procedure(rt, caller, args):
+        rt.steps += 1
+        if rt.steps > rt.step_limit:
+            raise rt.too_many_steps(position)
         env = dict(zip(params, args))
         env["you"] = caller["you"]
         return body(rt, env)
@@ -55,8 +58,11 @@ def make_procedure(params, body):
     return procedure
 
 
-def make_trigger(params, condition, body, generator):
+def make_trigger(params, condition, body, generator, position):
     def trigger(rt, you, values):
+        rt.steps += 1
+        if rt.steps > rt.step_limit:
+            raise rt.too_many_steps(position)
         env = dict(zip(params, values))
         env["you"] = you
         if condition is not None and not condition(rt, env):

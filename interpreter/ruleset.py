@@ -251,7 +251,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 symbols.inlinable[decl.name] = parts
     for number, decl in enumerate(declarations):
         if isinstance(decl, d.VariableDecl):
-            program.variables.append((decl.name, decl.per_player, decl.value.compile(scope)))
+            program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
         elif isinstance(decl, d.FunctionDecl):
             try:
                 program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
@@ -260,12 +260,12 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         elif isinstance(decl, d.ProcedureDecl):
             body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
             wanted = deciding.procedures[decl.name]
-            program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body)
+            program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, decl.pos)
         elif isinstance(decl, d.WhenDecl):
             inner = scope.with_locals(*decl.params)
             condition = decl.condition.compile(inner) if decl.condition else None
             body, generator = decl.body.compile(inner, deciding)
-            program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator))
+            program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator, decl.pos))
         elif isinstance(decl, d.AlwaysDecl):
             body, generator = decl.body.compile(scope, deciding)
             if generator:

@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Board
-from .diagnostics import RuleRuntimeError
+from .diagnostics import Position, RuleRuntimeError
+from .limits import LIMITS, LimitExceeded
 from .state import State
 
 
@@ -37,7 +38,6 @@ class GameOver(Signal):
 
 
 _NOBODY = {"you": None}  # continuous rules act for no player
-SETTLE_LIMIT = 1000
 
 
 class Runtime:
@@ -52,6 +52,17 @@ class Runtime:
         self.settling = False
         self.decisions = 0
         self.rolls: list[int] = []  # dice results a scenario imposes, used before the generator
+        self.steps = 0  # loop turns, calls and rule runs so far (the step budget, see limits.py)
+        self.step_limit = LIMITS.steps_per_decision
+        self.running = False  # rules (or a bot's valuation) are running now: the watchdog may stop them
+
+    def too_many_steps(self, position: Position | None) -> LimitExceeded:
+        """The error for a rule that went past the step budget (raised by the loops and calls that count steps)."""
+        if self.step_limit >= LIMITS.steps_per_game:
+            budget = f"{LIMITS.steps_per_game:,} steps in one game (LUDOLEX_STEPS_PER_GAME)"
+        else:
+            budget = f"{LIMITS.steps_per_decision:,} steps between two decisions (LUDOLEX_STEPS_PER_DECISION)"
+        return LimitExceeded(position, f"the rules ran past the limit of {budget}: a loop that never ends?")
 
     def settle(self) -> None:
         """Apply the continuous (`always`) rules until the state stops changing."""
@@ -59,12 +70,13 @@ class Runtime:
             return
         self.settling = True
         try:
-            for _ in range(SETTLE_LIMIT):
+            for _ in range(LIMITS.settle_rounds):
                 version = self.state.version
                 for rule in self.program.always:
                     rule(self, _NOBODY)
                 if self.state.version == version:
                     return
-            raise RuleRuntimeError(None, f"the continuous (`always`) rules still change the state after {SETTLE_LIMIT} rounds")
+            raise LimitExceeded(None, f"the continuous (`always`) rules still change the state after "
+                                      f"{LIMITS.settle_rounds:,} rounds (LUDOLEX_SETTLE_ROUNDS)")
         finally:
             self.settling = False

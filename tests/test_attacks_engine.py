@@ -8,6 +8,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from interpreter import Game
+from interpreter.diagnostics import RuleRuntimeError
+from interpreter.limits import LIMITS, LimitExceeded
+from interpreter.ruleset import load_ruleset
 
 
 class _RunsCode:
@@ -57,3 +63,146 @@ def test_a_cache_folder_others_can_write_is_not_used(tmp_path):
     environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment)
     assert done.stdout.strip() == "False", done.stderr
+RULES = """
+zone pool per player
+{extra}
+play:
+{body}
+    draw
+"""
+
+CONTENT = """
+players: [red, blue]
+board:
+  locations:
+    camp: {{slots: {slots}}}
+    hill: {{slots: 1}}
+  connections:
+    - {{from: camp, to: hill, type: road}}
+pieces:
+  pawn: {{per_player: 2, starts_in: pool}}
+"""
+
+
+def tiny_game(folder: Path, body: str, extra: str = "", slots: int = 1):
+    (folder / "rules").mkdir()
+    (folder / "cards").mkdir()
+    (folder / "rules" / "game.yaml").write_text("name: tiny\ncontent: ../cards\n")
+    (folder / "rules" / "tiny.rules").write_text(RULES.format(extra=textwrap.dedent(extra), body=textwrap.indent(textwrap.dedent(body), "    ")))
+    (folder / "cards" / "content.yaml").write_text(CONTENT.format(slots=slots))
+    return load_ruleset(folder / "rules")
+
+
+def runaway(folder: Path, body: str, extra: str = "", slots: int = 1, choices: int = 0) -> LimitExceeded:
+    """Play the tiny game, choosing the first option, until a limit stops it."""
+    ruleset = tiny_game(folder, body, extra, slots)
+    with pytest.raises(LimitExceeded) as stopped:
+        game = Game(ruleset, seed=1)
+        for _ in range(choices):
+            game.choose(0)
+    return stopped.value
+
+
+def line_of(error: LimitExceeded) -> int:
+    assert error.position is not None and error.position.file.endswith("tiny.rules"), error
+    return error.position.line
+
+
+SMALL = {"steps_per_decision": 20_000, "steps_per_game": 100_000, "decisions_per_game": 500, "seconds_per_decision": 1.0}
+
+
+@pytest.fixture(autouse=True)
+def small_limits(monkeypatch):
+    for name, value in SMALL.items():
+        monkeypatch.setattr(LIMITS, name, value)
+
+
+def test_while_true_stops_at_the_step_budget(tmp_path):
+    error = runaway(tmp_path, "let n = 0\nwhile true:\n    set n = n + 1\n")
+    assert line_of(error) == 6 and "20,000 steps between two decisions" in str(error)
+
+
+def test_repeat_a_huge_number_of_times_stops(tmp_path):
+    error = runaway(tmp_path, "repeat 999999999999999999 times:\n    pass\n")
+    assert line_of(error) == 5
+
+
+def test_a_map_number_of_2_to_the_63_stops(tmp_path):
+    error = runaway(tmp_path, "repeat camp.slots times:\n    pass\n", slots=2**63)
+    assert line_of(error) == 5
+
+
+def test_a_loop_inside_an_always_rule_stops(tmp_path):
+    extra = "variable n = 0\nalways spin:\n    while n >= 0:\n        set n = n + 1\n"
+    error = runaway(tmp_path, "move first(p in pieces(pool(red))) to camp\n", extra)
+    assert line_of(error) == 5
+
+
+def test_continuous_rules_that_never_settle_stop(tmp_path, monkeypatch):
+    monkeypatch.setattr(LIMITS, "settle_rounds", 50)
+    extra = "variable n = 0\nalways spin:\n    set n = n + 1\n"
+    error = runaway(tmp_path, "move first(p in pieces(pool(red))) to camp\n", extra)
+    assert "50 rounds" in str(error)
+
+
+def test_a_decision_loop_inside_one_turn_stops_at_the_decision_budget(tmp_path):
+    body = "turn red:\n    repeat:\n        choose spot in [camp, hill] as where\n"
+    error = runaway(tmp_path, body, choices=10_000)
+    assert "500 decisions" in str(error)
+
+
+def test_the_game_step_budget_bounds_a_game_of_many_small_decisions(tmp_path, monkeypatch):
+    monkeypatch.setattr(LIMITS, "decisions_per_game", 10**6)
+    body = "turn red:\n    repeat:\n        repeat 900 times:\n            pass\n        choose spot in [camp, hill] as where\n"
+    error = runaway(tmp_path, body, choices=10_000)
+    assert "100,000 steps in one game" in str(error)
+
+
+def test_a_procedure_calling_itself_twice_stops(tmp_path):
+    extra = "procedure grow(n):\n    grow(n + 1)\n    grow(n + 1)\n"
+    ruleset = tiny_game(tmp_path, "grow(0)\n", extra)
+    with pytest.raises(RuleRuntimeError) as stopped:  # too deep for Python, or past the budget
+        Game(ruleset, seed=1)
+    assert stopped.value.position is not None
+
+
+def test_nested_quantifiers_stop_at_the_clock(tmp_path):
+    body = "let big = numbers(1, 5000)\nlet n = sum(a in big : sum(b in big : count(c in big)))\n"
+    error = runaway(tmp_path, body)
+    assert line_of(error) == 6 and "1 s without a decision" in str(error)
+
+
+def test_a_function_calling_itself_twice_stops_at_the_clock(tmp_path):
+    extra = "function grow(n) = if n > 60 then 1 else grow(n + 1) + grow(n + 1)\n"
+    error = runaway(tmp_path, "let n = grow(0)\n", extra)
+    assert line_of(error) == 6 and "without a decision" in str(error)
+
+
+def test_numbers_beyond_the_longest_list_are_refused(tmp_path):
+    error = runaway(tmp_path, "let n = count(x in numbers(1, 999999999999))\n")
+    assert line_of(error) == 5 and "LUDOLEX_LONGEST_LIST" in str(error)
+
+
+def test_a_list_doubled_in_a_loop_is_refused_before_memory_runs_out(tmp_path):
+    error = runaway(tmp_path, "let items = [1]\nrepeat 100 times:\n    set items = items + items\n")
+    assert line_of(error) == 7 and "longer than" in str(error)
+
+
+def test_a_number_squared_in_a_loop_is_refused(tmp_path):
+    error = runaway(tmp_path, "let n = 2\nrepeat 100 times:\n    set n = n * n\n")
+    assert line_of(error) == 7 and "LUDOLEX_LARGEST_NUMBER" in str(error)
+
+
+def test_a_stopped_game_waits_for_no_decision(tmp_path):
+    ruleset = tiny_game(tmp_path, "turn red:\n    choose spot in [camp, hill] as where\n    while true:\n        pass\n")
+    game = Game(ruleset, seed=1)
+    with pytest.raises(LimitExceeded):
+        game.choose(0)
+    assert game.decision is None and not game.finished
+
+
+def test_functions_that_inline_into_each_other_compile_to_little_code(tmp_path):
+    extra = "function f0(x) = x + 1\n" + "".join(
+        f"function f{i}(x) = " + " + ".join([f"f{i - 1}(x)"] * 12) + "\n" for i in range(1, 8))
+    ruleset = tiny_game(tmp_path, "if f7(1) > 0:\n    draw\n", extra)
+    assert ruleset.program.codegen.characters < 50_000

@@ -16,6 +16,7 @@ class CodeGen:
     def __init__(self):
         self.namespace: dict = {"takewhile": itertools.takewhile, "MISSING": object()}
         self._counter = itertools.count()
+        self.characters = 0  # of generated source so far
         self.warnings: list[str] = []  # Python's complaints about generated code: a bug of the compiler, kept for tests
 
     def run(self, source: str, name: str) -> None:
@@ -24,6 +25,7 @@ class CodeGen:
             warnings.simplefilter("always")
             code = compile(source, f"<rules:{name}>", "exec")
         self.warnings += [f"{name}: {w.message}" for w in caught]
+        self.characters += len(source)
         exec(code, self.namespace)
 
     def constant(self, value, hint: str = "c") -> str:

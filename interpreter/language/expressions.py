@@ -105,7 +105,8 @@ class Call(Expr):
             if not self._arity(scope, symbols.functions[name]):
                 return FAILED
             parts = symbols.inlinable.get(name)
-            if parts and all(self.is_simple(a) for a in args) and name not in scope.inlining and len(scope.inlining) < 4:
+            if (parts and all(self.is_simple(a) for a in args) and name not in scope.inlining and len(scope.inlining) < 4
+                    and inline_cost(symbols, name) <= INLINE_LIMIT):
                 # A small function without loops: its code, with the arguments in place of the parameters.
                 inner = replace(scope, inlining=scope.inlining + (name,), pure=True)
                 codes = [expr.code(inner.with_locals(*params), dict(zip(params, args))) for params, expr in parts]
@@ -162,6 +163,34 @@ class Call(Expr):
 
 
 MAX_INLINED_NESTING = 60  # Python compiles at most 200 nested brackets; inlining must not get near
+INLINE_LIMIT = 80  # expression nodes: a function whose inlining would write more is called instead
+
+
+def inline_cost(symbols, name: str) -> int:
+    """How many expression nodes inlining function `name` writes, with the functions it inlines in
+    turn. Worked out once per function, so that functions calling each other many times over
+    cannot make the compiler's output grow exponentially."""
+    costs = symbols.inline_costs
+    if name not in costs:
+        costs[name] = INLINE_LIMIT + 1  # while it is worked out: a function in a cycle is not inlined
+        costs[name] = sum(_cost(symbols, expr) for _, expr in symbols.inlinable[name])
+    return costs[name]
+
+
+def _cost(symbols, expr) -> int:
+    if isinstance(expr, Call) and expr.name in symbols.inlinable and inline_cost(symbols, expr.name) <= INLINE_LIMIT:
+        return inline_cost(symbols, expr.name) + sum(_cost(symbols, a) for a in expr.args)
+    return 1 + sum(_cost(symbols, child) for child in _children(expr))
+
+
+def _children(expr) -> list:
+    found = []
+    for value in vars(expr).values():
+        if isinstance(value, Expr):
+            found.append(value)
+        elif isinstance(value, list):
+            found += [item for item in value if isinstance(item, Expr)]
+    return found
 
 
 def _nesting(code: str) -> int:
@@ -439,8 +468,4 @@ class Quantifier(Expr):
 
 def quantified_code(expr: Expr) -> bool:
     """Does this expression loop (a quantifier anywhere inside)? Such functions are worth caching."""
-    if isinstance(expr, Quantifier):
-        return True
-    return any(quantified_code(v) for v in vars(expr).values() if isinstance(v, Expr)) or any(
-        quantified_code(i) for v in vars(expr).values() if isinstance(v, list) for i in v if isinstance(i, Expr)
-    )
+    return isinstance(expr, Quantifier) or any(quantified_code(child) for child in _children(expr))

@@ -27,7 +27,8 @@ class Symbols:
     location_attributes: set[str] = field(default_factory=set)  # attributes of the board's locations
     used: set[str] = field(default_factory=set)  # functions and procedures something calls
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
-    inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] cheap enough to inline
+    inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
+    inline_costs: dict[str, int] = field(default_factory=dict)  # function -> expression nodes its inlining writes
     decisions: dict[str, set] = field(default_factory=dict)  # decision name -> the tuples of names its options bind
 
     def trait_kinds(self, trait: str) -> frozenset:

@@ -6,14 +6,16 @@ the `Decision` and receives the chosen index; every other statement is a plain f
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from ..decisions import PASS, Decision
 from ..diagnostics import Position, RuleRuntimeError, did_you_mean
+from ..limits import LIMITS, LimitExceeded
 from ..runtime import EndTurn, GameOver, Result, Return, Signal
 from .expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
 from .scope import Scope
-from .types import check
+from .types import ANY, check
 
 
 @dataclass
@@ -77,10 +79,10 @@ class Block:
                         function(rt, env)
                     except stop:
                         return
-                    except (Signal, RuleRuntimeError):
+                    except Signal:
                         raise
                     except Exception as error:
-                        raise RuleRuntimeError(pos, f"{type(error).__name__}: {error}") from error
+                        raise _at(error, pos) from error
 
             return run, False
 
@@ -93,12 +95,44 @@ class Block:
                         function(rt, env)
                 except stop:
                     return
-                except (Signal, RuleRuntimeError):
+                except Signal:
                     raise
                 except Exception as error:
-                    raise RuleRuntimeError(pos, f"{type(error).__name__}: {error}") from error
+                    raise _at(error, pos) from error
 
         return run_deciding, True
+
+
+def _at(error: Exception, pos: Position) -> RuleRuntimeError:
+    """The error as a rule error at the innermost statement that was running."""
+    if isinstance(error, LimitExceeded) and error.position is None:  # the watchdog does not know where
+        return LimitExceeded(pos, error.message)
+    if isinstance(error, RuleRuntimeError):
+        return error
+    return RuleRuntimeError(pos, f"{type(error).__name__}: {error}")
+
+
+def bounded(expr: Expr, value, pos: Position):
+    """`value` (the compiled `expr`), refusing a number or a list larger than the limits allow: what a
+    loop keeps in a variable could otherwise double at each turn until memory runs out. Values that
+    cannot grow (a component, a location, a truth value...) are not checked."""
+    if expr.type not in (ANY, "number", "list", "text"):
+        return value
+
+    def checked(rt, env):
+        result = value(rt, env)
+        kind = type(result)
+        if kind is int:
+            if not -LIMITS.largest_number <= result <= LIMITS.largest_number:
+                digits = str(result)
+                raise LimitExceeded(pos, f"the number {digits[:20]}{'...' if len(digits) > 20 else ''} is larger than "
+                                         f"{LIMITS.largest_number:,} (LUDOLEX_LARGEST_NUMBER)")
+        elif (kind is list or kind is str) and len(result) > LIMITS.longest_list:
+            raise LimitExceeded(pos, f"a {'list' if kind is list else 'text'} of {len(result):,} items is longer than "
+                                     f"{LIMITS.longest_list:,} (LUDOLEX_LONGEST_LIST)")
+        return result
+
+    return checked
 
 
 class _Never(Exception):
@@ -129,7 +163,7 @@ class Let(Stmt):
 
     def compile(self, scope, deciding):
         scope.check_name(self.name, self.pos)
-        value, name = self.value.compile(scope), self.name
+        value, name = bounded(self.value, self.value.compile(scope), self.pos), self.name
 
         def let(rt, env):
             env[name] = value(rt, env)
@@ -144,7 +178,7 @@ class Set(Stmt):
     value: Expr
 
     def compile(self, scope: Scope, deciding):
-        value, target, symbols = self.value.compile(scope), self.target, scope.symbols
+        value, target, symbols = bounded(self.value, self.value.compile(scope), self.pos), self.target, scope.symbols
         if isinstance(target, Name) and target.name in scope.locals:
             name = target.name
 
@@ -344,11 +378,16 @@ class Perform(Stmt):
         subject, ability = self.subject.compile(scope), self.ability
         generator = self.decides(deciding)
 
+        pos = self.pos
+
         def perform(rt, env):
             component = subject(rt, env)
             body = rt.program.abilities.get((component.kind, ability)) if component is not None else None
             if body is None:
                 return
+            rt.steps += 1
+            if rt.steps > rt.step_limit:
+                raise rt.too_many_steps(pos)
             inner = {"you": env["you"], "self": component}
             try:
                 if generator:
@@ -509,15 +548,21 @@ class While(Stmt):
         return self.body.statements
 
     def compile(self, scope, deciding):
-        test, (body, generator) = self.test.compile(scope), self.body.compile(scope, deciding)
+        test, (body, generator), pos = self.test.compile(scope), self.body.compile(scope, deciding), self.pos
         if generator:
             def loop(rt, env):
                 while test(rt, env):
+                    rt.steps += 1
+                    if rt.steps > rt.step_limit:
+                        raise rt.too_many_steps(pos)
                     yield from body(rt, env)
             return loop, True
 
         def loop_plain(rt, env):
             while test(rt, env):
+                rt.steps += 1
+                if rt.steps > rt.step_limit:
+                    raise rt.too_many_steps(pos)
                 body(rt, env)
 
         return loop_plain, False
@@ -541,16 +586,22 @@ class ForEach(Stmt):
         selection = Quantifier(self.pos, "select", self.variable, self.source, self.where, None, None)
         source = selection.compile(scope)  # checks that the source is a list
         body, generator = self.body.compile(inner, deciding)
-        var = self.variable
+        var, pos = self.variable, self.pos
         if generator:
             def loop(rt, env):
                 for item in source(rt, env):
+                    rt.steps += 1
+                    if rt.steps > rt.step_limit:
+                        raise rt.too_many_steps(pos)
                     env[var] = item
                     yield from body(rt, env)
             return loop, True
 
         def loop_plain(rt, env):
             for item in source(rt, env):
+                rt.steps += 1
+                if rt.steps > rt.step_limit:
+                    raise rt.too_many_steps(pos)
                 env[var] = item
                 body(rt, env)
 
@@ -572,12 +623,13 @@ class Repeat(Stmt):
     def compile(self, scope, deciding):
         times = self.times.compile(scope) if self.times else None
         body, generator = self.body.compile(scope, deciding)
+        pos = self.pos
         if generator:
             def repeat(rt, env):
-                if times is None:
-                    while True:
-                        yield from body(rt, env)
-                for _ in range(times(rt, env)):
+                for _ in itertools.count() if times is None else range(times(rt, env)):
+                    rt.steps += 1
+                    if rt.steps > rt.step_limit:
+                        raise rt.too_many_steps(pos)
                     yield from body(rt, env)
             return repeat, True
         if times is None:
@@ -585,6 +637,9 @@ class Repeat(Stmt):
 
         def repeat_plain(rt, env):
             for _ in range(times(rt, env)):
+                rt.steps += 1
+                if rt.steps > rt.step_limit:
+                    raise rt.too_many_steps(pos)
                 body(rt, env)
 
         return repeat_plain, False
