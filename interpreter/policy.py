@@ -22,8 +22,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .content import schema_diagnostics
-from .decisions import PASS, Decision
-from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
+from .decisions import PASS, Decision, render_value
+from .diagnostics import Diagnostic, LudolexError, Position, RuleRuntimeError, did_you_mean
+from .watchdog import WATCHDOG
 from .yaml_source import position_of, read_yaml
 
 
@@ -71,7 +72,7 @@ class Policy:
                 value, diagnostics = self.ruleset.program.compile_value(source, position.file, names, position.line,
                                                                         position.column)
                 problems += [Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics]
-                self.compiled[(owner, name, names)] = value
+                self.compiled[(owner, name, names)] = (value, position)
         for name in self.passing:
             if name not in decisions:
                 problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", None, hint=did_you_mean(name, decisions)))
@@ -79,7 +80,8 @@ class Policy:
             raise LudolexError(problems)
 
     def valuer(self, player: str, decision: Decision):
-        """A function (rt, env) -> value for this decision, or None when the bot does not know it."""
+        """(a function (rt, env) -> value, where it is written) for this decision, or None when the
+        bot does not know it."""
         key = (decision.name, decision.variables)
         return self.compiled.get((player, *key)) or self.compiled.get((None, *key))
 
@@ -89,13 +91,23 @@ class PolicyAgent:
         self.policy, self.game, self.rng = policy, game, random.Random(seed)
 
     def choose(self, decision: Decision) -> int:
-        value = self.policy.valuer(decision.player, decision)
-        if value is None:
+        found = self.policy.valuer(decision.player, decision)
+        if found is None:
             return self.rng.randrange(len(decision.options))
+        value, position = found
         rt, player, names = self.game.runtime, decision.player, decision.variables
-        scores = [self.policy.passing.get(decision.name, 0) if option is PASS
-                  else _number(value(rt, {"you": player, **dict(zip(names, option))}))
-                  for option in decision.options]
+        rt.running = True  # the bot's expressions are rules too: the watchdog stops one that never ends
+        WATCHDOG.watch(rt)
+        try:
+            scores = [self.policy.passing.get(decision.name, 0) if option is PASS
+                      else _number(value(rt, {"you": player, **dict(zip(names, option))}))
+                      for option in decision.options]
+        except RuleRuntimeError as error:
+            raise error if error.position else type(error)(position, error.message) from None
+        except Exception as error:
+            raise RuleRuntimeError(position, f"the bot's value of `{decision.name}`: {type(error).__name__}: {error}") from None
+        finally:
+            rt.running = False
         best = max(scores)
         return self.rng.choice([i for i, s in enumerate(scores) if s == best])
 
@@ -105,6 +117,8 @@ def _number(value) -> float:
         return 1
     if value is None or value is False:
         return 0
+    if type(value) is not int:
+        raise TypeError(f"{render_value(value)} is not a number")
     return value
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .diagnostics import LudolexError
+from .diagnostics import LudolexError, RuleRuntimeError
 from .ruleset import load_ruleset
 from .scenarios import ScenarioFailure, load_scenarios, run_scenario
 
@@ -46,7 +46,7 @@ class ScenarioItem(pytest.Item):
         run_scenario(_ruleset_for(self.path), self.loaded.scenario)
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, (ScenarioFailure, LudolexError)):
+        if isinstance(excinfo.value, (ScenarioFailure, LudolexError, RuleRuntimeError)):
             rules = ", ".join(self.loaded.scenario.rules)
             return f"{self.loaded.position}: scenario `{self.name}` ({rules}) failed:\n{excinfo.value}"
         return super().repr_failure(excinfo)

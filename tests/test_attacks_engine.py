@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game
+from interpreter.agents import make_agent
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import LIMITS, LimitExceeded
 from interpreter.ruleset import load_ruleset
@@ -206,3 +207,25 @@ def test_functions_that_inline_into_each_other_compile_to_little_code(tmp_path):
         f"function f{i}(x) = " + " + ".join([f"f{i - 1}(x)"] * 12) + "\n" for i in range(1, 8))
     ruleset = tiny_game(tmp_path, "if f7(1) > 0:\n    draw\n", extra)
     assert ruleset.program.codegen.characters < 50_000
+
+
+def bot_game(folder: Path, expression: str):
+    ruleset = tiny_game(folder, "turn red:\n    choose spot in [camp, hill] as where\n")
+    (folder / "rules" / "bots").mkdir()
+    (folder / "rules" / "bots" / "odd.yaml").write_text(f"all:\n  where: '{expression}'\n")
+    game = Game(ruleset, seed=1)
+    return game, make_agent("odd", ruleset, game, 1)
+
+
+def test_a_bot_value_that_is_not_a_number_is_a_rule_error_at_the_bot_file(tmp_path):
+    game, bot = bot_game(tmp_path, "spot")
+    with pytest.raises(RuleRuntimeError) as failed:
+        bot.choose(game.decision)
+    assert failed.value.position.file.endswith("odd.yaml") and "is not a number" in str(failed.value)
+
+
+def test_a_bot_value_that_never_ends_stops_at_a_limit_at_the_bot_file(tmp_path):
+    game, bot = bot_game(tmp_path, "sum(a in numbers(1, 5000) : sum(b in numbers(1, 5000) : 1))")
+    with pytest.raises(LimitExceeded) as stopped:
+        bot.choose(game.decision)
+    assert stopped.value.position.file.endswith("odd.yaml")
