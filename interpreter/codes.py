@@ -12,6 +12,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX103": ("error", "a character that the rules language does not use"),
     "LX104": ("error", "a literal the language cannot read (a number too long, a bad escape in a text)"),
     "LX105": ("error", "an expression or block nested too deeply"),
+    "LX106": ("error", "the rules compile to more code than the limit allows (LUDOLEX_COMPILED_CHARACTERS)"),
     "LX201": ("error", "the file is not UTF-8 text"),
     "LX202": ("error", "the file is not valid YAML"),
     "LX203": ("error", "unknown key"),

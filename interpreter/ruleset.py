@@ -14,7 +14,8 @@ from .language.expressions import Literal, Negate
 from .language.parser import parse, parse_recovering, reserved_words
 from .language.scope import Scope, Symbols
 from .language.statements import Deciding, run_body
-from .language.codegen import CodeGen
+from .language.codegen import CodeGen, CodeTooLarge
+from .limits import LIMITS
 from .language.expressions import quantified_code
 from .program import Program, make_procedure, make_trigger
 from .resources import resource_path
@@ -249,35 +250,43 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             parts = [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers.get(decl.name, [])]
             if not any(quantified_code(expr) for _, expr in parts):
                 symbols.inlinable[decl.name] = parts
-    for number, decl in enumerate(declarations):
-        if isinstance(decl, d.VariableDecl):
-            program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
-        elif isinstance(decl, d.FunctionDecl):
-            try:
-                program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
-            except (RecursionError, MemoryError):  # Python refuses code this deep
-                scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
-        elif isinstance(decl, d.ProcedureDecl):
-            body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
-            wanted = deciding.procedures[decl.name]
-            program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, decl.pos)
-        elif isinstance(decl, d.WhenDecl):
-            inner = scope.with_locals(*decl.params)
-            condition = decl.condition.compile(inner) if decl.condition else None
-            body, generator = decl.body.compile(inner, deciding)
-            program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator, decl.pos))
-        elif isinstance(decl, d.AlwaysDecl):
-            body, generator = decl.body.compile(scope, deciding)
-            if generator:
-                scope.error("LX316", f"continuous rule `{decl.name}` cannot ask for a decision", decl.pos)
-            program.always.append(body)
-        elif isinstance(decl, (d.SetupDecl, d.PlayDecl)):
-            body = run_body(*decl.body.compile(scope, deciding))
-            setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
-    for ability, body in abilities:
-        compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
-        wanted = deciding.abilities.get(ability.name, False)
-        program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
+    where = start
+    try:
+        for number, decl in enumerate(declarations):
+            where = decl.pos
+            if isinstance(decl, d.VariableDecl):
+                program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
+            elif isinstance(decl, d.FunctionDecl):
+                try:
+                    program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
+                except (RecursionError, MemoryError):  # Python refuses code this deep
+                    scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
+            elif isinstance(decl, d.ProcedureDecl):
+                body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
+                wanted = deciding.procedures[decl.name]
+                program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, decl.pos)
+            elif isinstance(decl, d.WhenDecl):
+                inner = scope.with_locals(*decl.params)
+                condition = decl.condition.compile(inner) if decl.condition else None
+                body, generator = decl.body.compile(inner, deciding)
+                program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator, decl.pos))
+            elif isinstance(decl, d.AlwaysDecl):
+                body, generator = decl.body.compile(scope, deciding)
+                if generator:
+                    scope.error("LX316", f"continuous rule `{decl.name}` cannot ask for a decision", decl.pos)
+                program.always.append(body)
+            elif isinstance(decl, (d.SetupDecl, d.PlayDecl)):
+                body = run_body(*decl.body.compile(scope, deciding))
+                setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
+        for ability, body in abilities:
+            where = Position(ability.file, ability.line, ability.column)
+            compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
+            wanted = deciding.abilities.get(ability.name, False)
+            program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
+    except CodeTooLarge:
+        scope.error("LX106", f"the rules compile to more than {LIMITS.compiled_characters:,} characters of Python "
+                    "(LUDOLEX_COMPILED_CHARACTERS): make them smaller", where)
+        return program
     for decl in declarations:
         if isinstance(decl, (d.FunctionDecl, d.ProcedureDecl)) and decl.name not in symbols.used:
             what = "function" if isinstance(decl, d.FunctionDecl) else "procedure"

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter import Game
 from interpreter.agents import make_agent
-from interpreter.diagnostics import RuleRuntimeError
+from interpreter.diagnostics import LudolexError, RuleRuntimeError
 from interpreter.limits import LIMITS, LimitExceeded
 from interpreter.ruleset import load_ruleset
 
@@ -229,3 +229,12 @@ def test_a_bot_value_that_never_ends_stops_at_a_limit_at_the_bot_file(tmp_path):
     with pytest.raises(LimitExceeded) as stopped:
         bot.choose(game.decision)
     assert stopped.value.position.file.endswith("odd.yaml")
+
+
+def test_rules_that_compile_to_too_much_code_are_refused_at_a_declaration(tmp_path, monkeypatch):
+    monkeypatch.setattr(LIMITS, "compiled_characters", 3_000)
+    extra = "".join(f"function f{i}(x) = x + {i}\nprocedure p{i}():\n    let n = f{i}(1)\n" for i in range(40))
+    with pytest.raises(LudolexError) as refused:
+        tiny_game(tmp_path, "p0()\n", extra)
+    (diagnostic,) = refused.value.diagnostics
+    assert diagnostic.code == "LX106" and diagnostic.position.file.endswith("tiny.rules")

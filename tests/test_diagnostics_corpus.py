@@ -2,6 +2,9 @@
 `expected.txt` is exactly what `ludolex validate --format text` prints for it, paths relative to
 the folder. Together the cases cover every diagnostic code of interpreter/codes.py.
 
+A case that needs a smaller limit than the default (interpreter/limits.py) names it in a file
+`limits.txt` beside its manifest, one `name = value` a line (e.g. `compiled_characters = 2000`).
+
 To write or refresh the golden files after a deliberate change of wording:
     LUDOLEX_UPDATE_GOLDEN=1 pytest tests/test_diagnostics_corpus.py   (then read the diff!)
 """
@@ -13,6 +16,7 @@ import pytest
 
 from interpreter.codes import CODES
 from interpreter.diagnostics import LudolexError
+from interpreter.limits import LIMITS
 from interpreter.reporting import as_text
 from interpreter.validation import validate_ruleset
 
@@ -34,7 +38,11 @@ def output_for(case: Path) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_case_reports_exactly_the_expected_diagnostics(case):
+def test_case_reports_exactly_the_expected_diagnostics(case, monkeypatch):
+    settings = case / "limits.txt"
+    for line in settings.read_text(encoding="utf-8").splitlines() if settings.exists() else []:
+        name, value = (part.strip() for part in line.split("="))
+        monkeypatch.setattr(LIMITS, name, type(getattr(LIMITS, name))(value))
     expected = case / "expected.txt"
     actual = output_for(case)
     if os.environ.get("LUDOLEX_UPDATE_GOLDEN"):

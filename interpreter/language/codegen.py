@@ -11,6 +11,12 @@ import itertools
 import re
 import warnings
 
+from ..limits import LIMITS
+
+
+class CodeTooLarge(Exception):
+    """The generated source went past LIMITS.compiled_characters."""
+
 
 class CodeGen:
     def __init__(self):
@@ -26,6 +32,8 @@ class CodeGen:
             code = compile(source, f"<rules:{name}>", "exec")
         self.warnings += [f"{name}: {w.message}" for w in caught]
         self.characters += len(source)
+        if self.characters > LIMITS.compiled_characters:
+            raise CodeTooLarge()
         exec(code, self.namespace)
 
     def constant(self, value, hint: str = "c") -> str:
