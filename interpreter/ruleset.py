@@ -420,22 +420,42 @@ def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, di
 
 
 def _deciding(declarations: list, abilities: list) -> Deciding:
-    """Which procedures, abilities and events can stop for a decision: iterate to a fixpoint."""
-    deciding = Deciding()
-    procedures = {x.name: x.body for x in declarations if isinstance(x, d.ProcedureDecl)}
-    triggers = [(x.event, x.body) for x in declarations if isinstance(x, d.WhenDecl)]
-    for name in procedures:
-        deciding.procedures[name] = False
-    changed = True
-    while changed:
-        changed = False
-        for name, body in procedures.items():
-            if not deciding.procedures[name] and body.decides(deciding):
-                deciding.procedures[name] = changed = True
-        for ability, body in abilities:
-            if not deciding.abilities.get(ability.name) and body.decides(deciding):
-                deciding.abilities[ability.name] = changed = True
-        for event, body in triggers:
-            if not deciding.events.get(event) and body.decides(deciding):
-                deciding.events[event] = changed = True
+    """Which procedures, abilities and events can stop for a decision: those that decide themselves
+    (a `choose`, a `turn`...), then, through the calls, everything that reaches one of them."""
+    bodies: dict[tuple, list] = {}  # ("procedures", name) / ("abilities", name) / ("events", key) -> bodies
+    for x in declarations:
+        if isinstance(x, d.ProcedureDecl):
+            bodies.setdefault(("procedures", x.name), []).append(x.body)
+        elif isinstance(x, d.WhenDecl):
+            bodies.setdefault(("events", x.event), []).append(x.body)
+    for ability, body in abilities:
+        bodies.setdefault(("abilities", ability.name), []).append(body)
+    callers: dict[tuple, list] = {}
+    found = []
+    for node, blocks in bodies.items():
+        calls: set = set()
+        recorder = Deciding(*(_Recorder(table, calls) for table in ("procedures", "abilities", "events")))
+        if any([body.decides(recorder) for body in blocks]):  # a list: every body's calls are recorded
+            found.append(node)
+        for called in calls:
+            callers.setdefault(called, []).append(node)
+    deciding = Deciding(procedures={x.name: False for x in declarations if isinstance(x, d.ProcedureDecl)})
+    while found:
+        table, name = node = found.pop()
+        if getattr(deciding, table).get(name):
+            continue
+        getattr(deciding, table)[name] = True
+        found += callers.get(node, [])
     return deciding
+
+
+class _Recorder(dict):
+    """A table of `Deciding` that answers "no" to every question and notes what was asked."""
+
+    def __init__(self, table: str, asked: set):
+        super().__init__()
+        self.table, self.asked = table, asked
+
+    def get(self, key, default=None):
+        self.asked.add((self.table, key))
+        return False

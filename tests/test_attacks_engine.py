@@ -238,3 +238,18 @@ def test_rules_that_compile_to_too_much_code_are_refused_at_a_declaration(tmp_pa
         tiny_game(tmp_path, "p0()\n", extra)
     (diagnostic,) = refused.value.diagnostics
     assert diagnostic.code == "LX106" and diagnostic.position.file.endswith("tiny.rules")
+
+
+def test_a_long_chain_of_procedures_is_checked_in_linear_time(tmp_path, monkeypatch):
+    """Which procedures can stop for a decision was a fixpoint of whole passes: quadratic in the
+    length of a chain of calls written backwards. It is now one pass and a propagation."""
+    from interpreter.language.statements import Block
+
+    asked = []
+    decides = Block.decides
+    monkeypatch.setattr(Block, "decides", lambda self, deciding: asked.append(1) or decides(self, deciding))
+    chain = "".join(f"procedure p{i}():\n    p{i + 1}()\n" for i in range(300))
+    extra = chain + "procedure p300():\n    choose spot in [camp, hill] as where\n"
+    ruleset = tiny_game(tmp_path, "turn red:\n    p0()\n", extra)
+    assert len(asked) < 3 * 301
+    assert Game(ruleset, seed=1).decision.name == "where"
