@@ -126,3 +126,18 @@ def test_a_default_with_braces_is_read_as_written(tmp_path):
     pawn = game.state.components["red-pawn-1"]
     assert game.evaluate("marked(first(p in pieces(supply(red))))") is True
     assert pawn.props == {}  # the default is read, not stored
+
+
+@pytest.mark.parametrize("game", ["cernunos", "root"])
+def test_the_shipped_games_compile_without_a_python_warning(game):
+    assert load_ruleset(game).program.codegen.warnings == []
+
+
+def test_a_literal_compared_with_none_compiles_without_a_warning(tmp_path):
+    """`3 = none` once became `(3 is None)`, which Python warns about on every load."""
+    hostile_game(tmp_path, "x")
+    rules = tmp_path / "rules" / "hostile.rules"
+    rules.write_text(rules.read_text().replace("function marked(p) =", "function marked(p) = 3 = none or \"a\" != none or"))
+    ruleset = load_ruleset(tmp_path / "rules")
+    assert ruleset.program.codegen.warnings == []
+    assert Game(ruleset, seed=1).evaluate("marked(first(p in pieces(supply(red))))") is True
