@@ -19,6 +19,7 @@ class Limits:
     file_bytes: int = 4_000_000  # one rules, content, scenario, bot or manifest file
     yaml_depth: int = 64  # collections inside collections, in one YAML document
     yaml_values: int = 1_000_000  # values of one YAML document, counting every repeat of an alias
+    components: int = 100_000  # pieces, cards and tokens of one game, all kinds together
     compiled_characters: int = 20_000_000  # Python source the compiler writes for one ruleset
     steps_per_decision: int = 5_000_000  # loop turns, calls and rule runs between two decisions
     steps_per_game: int = 200_000_000  # the same over a whole game

@@ -383,7 +383,12 @@ def _collect_symbols(content: Content, board: boards.Board, declarations: list, 
             if decl.event[0] == "event":
                 symbols.events[decl.event[1]] = len(decl.params)
     _content_clashes(content, board, symbols, diagnostics)
+    total = 0
     for kind, spec in content.pieces.items():
+        total += sum(spec.owned(content.players).values())
+        if total > LIMITS.components >= total - sum(spec.owned(content.players).values()):
+            diagnostics.append(Diagnostic("LX205", f"with `{kind}`, the game has more than {LIMITS.components:,} components "
+                                          "(LUDOLEX_COMPONENTS)", content.positions.get(("pieces", kind))))
         for owner in spec.per_player if isinstance(spec.per_player, dict) else ():
             if owner not in content.players:
                 diagnostics.append(Diagnostic("LX302", f"pieces `{kind}` are given to `{owner}`, who is not a player",

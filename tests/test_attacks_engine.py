@@ -253,3 +253,12 @@ def test_a_long_chain_of_procedures_is_checked_in_linear_time(tmp_path, monkeypa
     ruleset = tiny_game(tmp_path, "turn red:\n    p0()\n", extra)
     assert len(asked) < 3 * 301
     assert Game(ruleset, seed=1).decision.name == "where"
+
+
+def test_content_with_too_many_components_is_refused_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(LIMITS, "components", 3)
+    with pytest.raises(LudolexError) as refused:
+        tiny_game(tmp_path, "pass\n")
+    (diagnostic,) = refused.value.diagnostics
+    assert diagnostic.code == "LX205" and "more than 3 components" in diagnostic.message
+    assert diagnostic.position.file.endswith("content.yaml") and diagnostic.position.line == 10
