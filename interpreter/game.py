@@ -50,6 +50,7 @@ class Game:
         self.decision: Decision | None = None
         self.result: Result | None = None
         self._flow = self._run()
+        WATCHDOG.arm()
         self._resume(None)
 
     @property

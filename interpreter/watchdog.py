@@ -5,7 +5,7 @@ one expression can also loop for ever (nested quantifiers over long lists, a fun
 itself twice). While rules run, a timer ticks a few times per `seconds_per_decision`; a tick
 that finds the same runtime still running with no new decision since the tick before counts
 towards the limit, and the last one raises LimitExceeded in the rules. Arming costs nothing per
-decision: the timer is set once and disarms itself when no rules run. It needs signals, so it
+decision: the timer is set at the start of a game and disarms itself when no rules run. It needs signals, so it
 watches only in the main thread (elsewhere the step budget alone applies).
 """
 from __future__ import annotations
@@ -21,18 +21,23 @@ TICKS = 4  # ticks per `seconds_per_decision`
 class Watchdog:
     def __init__(self):
         self.runtime = None
-        self.armed: float | bool = False  # the time limit the ticking timer was set for
+        self.armed = False
         self.seen: tuple | None = None
         self.stalled = 0
 
     def watch(self, runtime) -> None:
         """Rules of `runtime` are about to run (set `runtime.running` around them)."""
         self.runtime = runtime
-        if self.armed != LIMITS.seconds_per_decision and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        if not self.armed:
+            self.arm()
+
+    def arm(self) -> None:
+        """Set the ticking timer (again: at the start of every game, in case other code took the signal)."""
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGALRM, self._tick)
             interval = LIMITS.seconds_per_decision / TICKS
             signal.setitimer(signal.ITIMER_REAL, interval, interval)
-            self.armed = LIMITS.seconds_per_decision
+            self.armed = True
 
     def _tick(self, signum, frame) -> None:
         runtime = self.runtime
