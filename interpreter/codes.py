@@ -1,6 +1,6 @@
 """Every diagnostic ludolex reports: its code, its severity, and what it means.
 
-LX0xx: the command and its paths. LX1xx: syntax of rules files. LX2xx: YAML and its schema.
+LX0xx: the command and its paths. LX1xx: syntax of rules files. LX2xx: files, YAML and its schema.
 LX3xx: meaning (names, types, structure). A warning does not fail `validate` unless --strict.
 """
 from __future__ import annotations
@@ -21,6 +21,9 @@ CODES: dict[str, tuple[str, str]] = {
     "LX206": ("error", "the manifest names a content folder or file, or a rules folder, that does not exist"),
     "LX207": ("error", "the content declares no board"),
     "LX208": ("error", "a key appears twice in the same YAML mapping"),
+    "LX209": ("error", "a file or folder outside the project: a link, or a path in the manifest, that leads out of it"),
+    "LX210": ("error", "not a regular file (a folder, a FIFO, a device, a link to nothing): it is not read"),
+    "LX211": ("error", "past a limit of docs/limits.md: a file too large, YAML nested too deeply or with too many values"),
     "LX301": ("error", "a name (or `play:`, `setup:`) is declared twice"),
     "LX302": ("error", "unknown name"),
     "LX303": ("error", "unknown function"),

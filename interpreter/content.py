@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
-from .yaml_source import position_of, read_yaml
+from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean, loaded_text
+from .yaml_source import Boundary, position_of, read_yaml
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -110,8 +110,10 @@ class Content:
     positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written
 
 
-def load_content(places: Path | list[Path]) -> Content:
-    """Every *.yaml file of these folders (and these single files), merged; all problems reported together."""
+def load_content(places: Path | list[Path], boundary: Boundary | None = None) -> Content:
+    """Every *.yaml file of these folders (and these single files), merged; all problems reported together.
+
+    `boundary`: where files may be read from (by default, each file's project: see `read_yaml`)."""
     content = Content()
     diagnostics: list[Diagnostic] = []
     places = places if isinstance(places, list) else [places]
@@ -119,7 +121,7 @@ def load_content(places: Path | list[Path]) -> Content:
     for path in files:
         content.files.append(path)
         try:
-            document = read_yaml(path)
+            document = read_yaml(path, boundary)
         except LudolexError as error:
             diagnostics += error.diagnostics
             continue
@@ -178,10 +180,7 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
 
 def _first_text_line(file: str, line: int) -> tuple[int, int]:
     """The first non-blank line from `line` on, and its indentation (a block scalar's text)."""
-    try:
-        lines = Path(file).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return line, 0
+    lines = (loaded_text(file) or "").splitlines()
     while line <= len(lines) and not lines[line - 1].strip():
         line += 1
     text = lines[line - 1] if line <= len(lines) else ""
@@ -189,11 +188,8 @@ def _first_text_line(file: str, line: int) -> tuple[int, int]:
 
 
 def _is_quoted(file: str, line: int, column: int) -> bool:
-    try:
-        text = Path(file).read_text(encoding="utf-8").splitlines()[line - 1]
-    except (OSError, IndexError):
-        return False
-    return text[column:column + 1] in ("'", '"')
+    lines = (loaded_text(file) or "").splitlines()
+    return 0 < line <= len(lines) and lines[line - 1][column:column + 1] in ("'", '"')
 
 
 def schema_diagnostic(error: dict, document, file: str, model: type[BaseModel] | None = None) -> Diagnostic:

@@ -1,8 +1,11 @@
 """Errors that point at a file, a line and a column, shown with the source line and a caret."""
 from __future__ import annotations
 
+import difflib
+import os
+import re
+import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -51,27 +54,95 @@ class Diagnostic:
         }
 
     def render(self, source: str | None = None) -> str:
-        where = f"{self.position}: " if self.position else ""
-        lines = [f"{where}{self.severity} {self.code}: {self.message}"]
-        text = source if source is not None else _read(self.position)
+        """The diagnostic as text: its place, the source line with a caret under the mistake, the hint.
+
+        The source line is quoted from `source`, or from the text the loader read (`loaded_text`):
+        a file named in a diagnostic is never opened here. Whatever came from a file is shown
+        inert: control characters escaped, and no line a CI log would take for a command.
+        """
+        where = f"{printable(str(self.position))}: " if self.position else ""
+        lines = [f"{where}{self.severity} {self.code}: {printable(self.message)}"]
+        text = source if source is not None else loaded_text(self.position.file) if self.position else None
         if self.position and text is not None:
-            source_lines = text.splitlines()
+            # lines as the parsers count them: split at "\n" only (not at \x0c, \u2028...)
+            source_lines = text.removesuffix("\n").split("\n") if text else []
             if 0 < self.position.line <= len(source_lines):
-                line = source_lines[self.position.line - 1]
-                lines.append(f"    {line}")
-                lines.append("    " + " " * (self.position.column - 1) + "^" * max(1, self.position.width))
+                line, column = _excerpt(source_lines[self.position.line - 1].removesuffix("\r"), self.position.column)
+                before = inert(printable(line[: column - 1], keep_tabs=True))
+                lines.append(f"    {printable(line, keep_tabs=True)}")
+                lines.append("    " + " " * len(before) + "^" * max(1, min(self.position.width, QUOTED_CHARACTERS)))
         if self.hint:
-            lines.append(f"    hint: {self.hint}")
-        return "\n".join(lines)
+            lines.append(f"    hint: {printable(self.hint)}")
+        return "\n".join(inert(line) for line in lines)
 
 
-def _read(position: Position | None) -> str | None:
-    if position is None:
-        return None
-    try:
-        return Path(position.file).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+QUOTED_CHARACTERS = 2_000  # the most of a source line shown under a diagnostic
+
+
+def _excerpt(line: str, column: int) -> tuple[str, int]:
+    """The part of `line` to show, and where `column` falls in it: the whole line, or a very long
+    one cut around the column (marked `...`), so that the output stays in proportion."""
+    if len(line) <= QUOTED_CHARACTERS:
+        return line, column
+    start = max(0, min(column - 1 - QUOTED_CHARACTERS // 2, len(line) - QUOTED_CHARACTERS))
+    before, after = "..." if start else "", "..." if start + QUOTED_CHARACTERS < len(line) else ""
+    return before + line[start:start + QUOTED_CHARACTERS] + after, column - start + len(before)
+
+
+# --- the texts the loader read, for quoting source lines -----------------------------------
+
+_LOADED: dict[str, str] = {}  # absolute path of a file -> its text, the oldest first
+_LOADED_CHARACTERS = 64_000_000  # the most kept; the oldest texts are forgotten first
+_loaded_characters = 0
+
+
+def remember_text(file: str, text: str) -> None:
+    """Keep the text of a file the loader read, so that diagnostics can quote its lines."""
+    global _loaded_characters
+    key = os.path.abspath(file)
+    _loaded_characters += len(text) - len(_LOADED.pop(key, ""))
+    _LOADED[key] = text
+    while _loaded_characters > _LOADED_CHARACTERS and len(_LOADED) > 1:
+        _loaded_characters -= len(_LOADED.pop(next(iter(_LOADED))))
+
+
+def loaded_text(file: str) -> str | None:
+    """The text of `file` as the loader read it, or None if it did not read it (or forgot it)."""
+    return _LOADED.get(os.path.abspath(file))
+
+
+# --- text safe to print --------------------------------------------------------------------
+
+# Control characters, and the invisible ones that reorder or hide text (bidi overrides, zero
+# width, line and paragraph separators): a name read from a file must not end a line of the
+# log, move the cursor, colour the terminal or disguise what is shown.
+_HIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+_MAYBE_HIDDEN = re.compile(r"[\x00-\x1f\x7f-\U0010ffff]")
+
+
+def printable(text: str, keep_tabs: bool = False) -> str:
+    """`text` with every control or invisible character written as an escape (`\\n`, `\\x1b`, `\\u202e`)."""
+    def escaped(match: re.Match) -> str:
+        char = match.group()
+        if (char == "\t" and keep_tabs) or (char >= "\xa0" and unicodedata.category(char) not in _HIDDEN_CATEGORIES):
+            return char
+        return char.encode("unicode_escape").decode("ascii")
+
+    return _MAYBE_HIDDEN.sub(escaped, text)
+
+
+def inert(line: str) -> str:
+    """A line of output that no CI log takes for a command.
+
+    GitHub Actions runs a line that starts with `::` once leading spaces are trimmed
+    (`::error::...`, `::add-mask::...`), and one that holds `##[command]` anywhere (the older
+    form, `##[stop-commands]` among them). The first colon, or the second `#`, is written `\\x3a`
+    or `\\x23`.
+    """
+    stripped = line.lstrip()
+    if stripped.startswith("::"):
+        line = line[: len(line) - len(stripped)] + "\\x3a" + stripped[1:]
+    return line.replace("##[", "#\\x23[")
 
 
 @dataclass
@@ -95,8 +166,42 @@ class RuleRuntimeError(Exception):
         return type(self), (self.position, self.message)
 
 
-def did_you_mean(name: str, candidates) -> str | None:
-    import difflib
+# --- suggestions -----------------------------------------------------------------------------
 
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+# Each suggestion compares a name with every candidate (difflib, about 50 microseconds each for
+# similar names): a file full of unknown names would take minutes. A run (`new_run`, called as a
+# ruleset starts loading) may spend this many comparisons; the suggestions after that are left out.
+COMPARISONS_PER_RUN = 20_000
+_comparisons_left = COMPARISONS_PER_RUN
+
+
+def new_run() -> None:
+    """Give the suggestions of a new run (the loading of a ruleset) their whole budget."""
+    global _comparisons_left
+    _comparisons_left = COMPARISONS_PER_RUN
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """`did you mean `x`?` for the candidate most like `name` (difflib's ratio of at least 0.6), or None.
+
+    `candidates`: any collection of names, or a function returning one (so that a caller need
+    not build a large set when no suggestion will be made).
+    """
+    global _comparisons_left
+    if _comparisons_left <= 0:
+        return None
+    if callable(candidates):
+        candidates = candidates()
+    candidates = [c for c in candidates if isinstance(c, str)]
+    _comparisons_left -= len(candidates) // 100 + 1  # even the length test below costs a little
+    # ratio = 2 * matches / (len(a) + len(b)) and matches <= the shorter length: a candidate
+    # whose length is too far from the name's can never reach 0.6, so it is not compared.
+    name = str(name)
+    size = len(name)
+    close_in_size = [c for c in candidates if 10 * min(size, len(c)) >= 3 * (size + len(c))]
+    if len(close_in_size) > _comparisons_left:
+        _comparisons_left = 0
+        return None
+    _comparisons_left -= len(close_in_size)
+    close = difflib.get_close_matches(name, close_in_size, n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None

@@ -16,7 +16,7 @@ from .diagnostics import Position, RuleRuntimeError
 
 @dataclass
 class Limits:
-    file_bytes: int = 4_000_000  # one rules, content, scenario, bot or manifest file
+    file_bytes: int = 1_000_000  # one rules, content, scenario, bot or manifest file
     yaml_depth: int = 64  # collections inside collections, in one YAML document
     yaml_values: int = 1_000_000  # values of one YAML document, counting every repeat of an alias
     components: int = 100_000  # pieces, cards and tokens of one game, all kinds together

@@ -25,7 +25,7 @@ from .content import schema_diagnostics
 from .decisions import PASS, Decision, render_value
 from .diagnostics import Diagnostic, LudolexError, Position, RuleRuntimeError, did_you_mean
 from .watchdog import WATCHDOG
-from .yaml_source import position_of, read_yaml
+from .yaml_source import Boundary, position_of, read_yaml
 
 
 class PolicyFile(BaseModel):
@@ -36,16 +36,22 @@ class PolicyFile(BaseModel):
     passing: dict[str, int] = {}
 
 
+def read_policy_file(path: Path, boundary: Boundary) -> tuple[PolicyFile, object]:
+    """A bot file's entries, and its document (for positions); a LudolexError at each problem of its YAML or keys."""
+    document = read_yaml(path, boundary)
+    try:
+        return PolicyFile.model_validate(document if document is not None else {}), document
+    except ValidationError as error:
+        raise LudolexError(schema_diagnostics(error, document, str(path), PolicyFile)) from None
+
+
 class Policy:
     """The compiled expressions of a bot file, by player and decision name."""
 
     def __init__(self, path: Path, ruleset):
-        document = read_yaml(path)
-        try:
-            spec = PolicyFile.model_validate(document if document is not None else {})
-        except ValidationError as error:
-            raise LudolexError(schema_diagnostics(error, document, str(path), PolicyFile)) from None
+        spec, document = read_policy_file(path, Boundary.of_ruleset(ruleset.directory))
         self.ruleset, self.passing = ruleset, spec.passing
+        self.passing_positions = {name: position_of(document, ("passing", name), str(path)) for name in spec.passing}
         self.sources: dict[tuple[str | None, str], tuple[str, Position]] = {}
         for name, source in spec.all.items():
             self.sources[(None, name)] = (source, position_of(document, ("all", name), str(path), value=True))
@@ -75,7 +81,8 @@ class Policy:
                 self.compiled[(owner, name, names)] = (value, position)
         for name in self.passing:
             if name not in decisions:
-                problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", None, hint=did_you_mean(name, decisions)))
+                problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", self.passing_positions[name],
+                                           hint=did_you_mean(name, decisions)))
         if problems:
             raise LudolexError(problems)
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .codes import CODES
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, loaded_text, printable
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -25,7 +25,7 @@ def as_text(diagnostics: list[Diagnostic], colour: bool) -> str:
     for d in diagnostics:
         shown = Diagnostic(d.code, d.message, d.position and type(d.position)(relative(d.position.file), d.position.line,
                            d.position.column, d.position.width), d.severity, d.hint)
-        text = shown.render(source=_source(d))
+        text = shown.render(source=loaded_text(d.position.file) if d.position else None)
         if colour:
             style = "\033[1;31m" if d.severity == "error" else "\033[1;33m"
             first, _, rest = text.partition("\n")
@@ -37,22 +37,23 @@ def as_text(diagnostics: list[Diagnostic], colour: bool) -> str:
     return "\n".join(out)
 
 
-def _source(d: Diagnostic) -> str | None:
-    if d.position is None:
-        return None
-    try:
-        return Path(d.position.file).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+def _inert_json(text: str) -> str:
+    """JSON that no CI log takes for a command: GitHub Actions runs `##[command]` anywhere in a line.
+
+    A `#` can only be inside a JSON string, where `\\u0023` means the same."""
+    return text.replace("##[", "#\\u0023[")
 
 
 def as_json_lines(diagnostics: list[Diagnostic]) -> str:
-    return "\n".join(json.dumps({**d.as_dict(), "file": relative(d.position.file) if d.position else None})
+    return "\n".join(_inert_json(json.dumps({**d.as_dict(), "file": relative(d.position.file) if d.position else None}))
                      for d in diagnostics)
 
 
 def _escape(text: str, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A field of a workflow command: control characters shown escaped (a name read from a file must
+    not colour the log), then GitHub's own escapes. The line starts with `::error`, so GitHub
+    reads no other command in it; `##[` is broken all the same."""
+    text = printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("##[", "#%23[")
     return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
 
 
@@ -64,9 +65,9 @@ def as_github(diagnostics: list[Diagnostic]) -> str:
         if d.position:
             p = d.position
             where = (f"file={_escape(relative(p.file), True)},line={p.line},col={p.column},"
-                     f"endColumn={p.column + p.width},title={d.code}")
+                     f"endColumn={p.column + p.width},title={_escape(d.code, True)}")
         else:
-            where = f"title={d.code}"
+            where = f"title={_escape(d.code, True)}"
         lines.append(f"::{level} {where}::{_escape(message)}")
     return "\n".join(lines)
 
@@ -94,7 +95,7 @@ def as_sarif(diagnostics: list[Diagnostic]) -> str:
         "version": "2.1.0",
         "runs": [{"tool": {"driver": {"name": "ludolex", "rules": rules}}, "results": results}],
     }
-    return json.dumps(log, indent=2)
+    return _inert_json(json.dumps(log, indent=2))
 
 
 def render(diagnostics: list[Diagnostic], fmt: str, colour: bool = False) -> str:

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import board as boards
 from .content import Content, load_content, schema_diagnostics
-from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean
+from .diagnostics import Diagnostic, LudolexError, Position, did_you_mean, new_run
 from .language import declarations as d
 from .language.expressions import Literal, Negate
 from .language.parser import parse, parse_recovering, reserved_words
@@ -20,7 +20,7 @@ from .language.expressions import quantified_code
 from .program import Program, make_procedure, make_trigger
 from .resources import resource_path
 from .state import BOX, Component, State, player_zone
-from .yaml_source import not_utf8, position_of, read_yaml, value_position
+from .yaml_source import OUTSIDE_HINT, Boundary, position_of, read_source, read_source_bytes, read_yaml, value_position
 
 MANIFEST = "game.yaml"
 
@@ -76,8 +76,9 @@ class Ruleset:
         import hashlib
 
         digest = hashlib.sha256()
+        boundary = Boundary.of_ruleset(self.directory)
         for path in [self.directory / MANIFEST] + sorted(self.rule_files) + sorted(self.content.files):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            digest.update(path.name.encode() + b"\0" + read_source_bytes(path, boundary) + b"\0")
         return digest.hexdigest()[:16]
 
     def component_totals(self) -> dict[tuple, int]:
@@ -100,41 +101,49 @@ def find_ruleset(name_or_path: str) -> Path:
     raise LudolexError([Diagnostic("LX001", f"no ruleset `{name_or_path}` (a folder with a {MANIFEST})", None)])
 
 
-def _manifest_paths(directory: Path, entries: list[str], document, manifest_path: Path, key: str, fits, what: str) -> list[Path]:
-    """The folders (or files) a manifest names under `key`, each checked to exist."""
+def _manifest_paths(directory: Path, entries: list[str], document, manifest_path: Path, key: str, fits, what: str,
+                    boundary: Boundary) -> list[Path]:
+    """The folders (or files) a manifest names under `key`, each checked to be inside the project, then to exist."""
     found, problems = [], []
     for i, entry in enumerate(entries):
+        where = position_of(document, (key,) if isinstance(document.get(key), str) else (key, i), str(manifest_path),
+                            value=True)
         try:
-            path = (directory / entry).resolve()
-            ok = fits(path)
-        except (ValueError, OSError):  # a NUL byte, a name too long...
-            ok = False
-        if ok:
+            path = (directory / entry).resolve()  # every link on the way followed
+            inside = boundary.contains(path)
+            ok = inside and fits(path)
+        except (ValueError, OSError, RuntimeError):  # a NUL byte, a name too long, a loop of links...
+            inside, ok = True, False
+        if not inside:  # said whether or not it exists: the manifest cannot probe the machine
+            problems.append(Diagnostic("LX209", f"{what} `{entry}` is outside the project: only the project's own "
+                                       "files are read", where, hint=OUTSIDE_HINT))
+        elif ok:
             found.append(path)
         else:
-            where = (key,) if isinstance(document.get(key), str) else (key, i)
-            problems.append(Diagnostic("LX206", f"{what} `{entry}` not found",
-                                       position_of(document, where, str(manifest_path), value=True)))
+            problems.append(Diagnostic("LX206", f"{what} `{entry}` not found", where))
     if problems:
         raise LudolexError(problems)
     return found
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
+    new_run()
     directory = find_ruleset(str(name_or_path))
+    boundary = Boundary.of_ruleset(directory)
     manifest_path = directory / MANIFEST
-    document = read_yaml(manifest_path)
+    document = read_yaml(manifest_path, boundary)
     try:
         manifest = Manifest.model_validate(document)
     except ValidationError as error:
         raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
     places = _manifest_paths(directory, manifest.content_places(), document, manifest_path, "content",
-                             lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file")
-    rule_dirs = _manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir, "rules folder")
+                             lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file", boundary)
+    rule_dirs = _manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir, "rules folder",
+                                boundary)
 
     diagnostics: list[Diagnostic] = []
     try:
-        content = load_content(places)
+        content = load_content(places, boundary)
     except LudolexError as error:
         content = None
         diagnostics += error.diagnostics
@@ -142,9 +151,9 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     declarations, lost_names = [], set()
     for path in rule_files:
         try:
-            found, syntax_errors, lost = parse_recovering(path.read_text(encoding="utf-8"), str(path))
-        except UnicodeDecodeError as error:
-            diagnostics.append(not_utf8(path, error))
+            found, syntax_errors, lost = parse_recovering(read_source(path, boundary), str(path))
+        except LudolexError as error:  # not UTF-8, outside the project, not a regular file, too large
+            diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
             continue
         declarations += found

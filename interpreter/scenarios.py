@@ -28,7 +28,7 @@ from .game import Game
 from .ruleset import Ruleset
 from .state import BOX, player_zone
 from .visibility import can_see
-from .yaml_source import Locator, position_of, read_yaml, read_yaml_fast
+from .yaml_source import Boundary, Locator, position_of, read_yaml, read_yaml_fast
 
 Counts = dict[str, dict[str, int]]  # owner -> kind -> how many
 NOBODY = "nobody"  # the owner key of ownerless components (cards, shared tokens) in `zones`
@@ -118,8 +118,13 @@ class LoadedScenario:
     position: Position
 
 
-def load_scenarios(path: Path) -> list[LoadedScenario]:
-    document = read_yaml(path)
+def scenario_boundary(path: Path) -> Boundary:
+    """Where a scenario file may be read from: the project of its ruleset (`<ruleset>/tests/<file>`)."""
+    return Boundary.of_ruleset(path.parent.parent)
+
+
+def load_scenarios(path: Path, boundary: Boundary | None = None) -> list[LoadedScenario]:
+    document = read_yaml(path, boundary or scenario_boundary(path))
     try:
         parsed = ScenarioFile.model_validate(document if document is not None else {})
     except ValidationError as error:
@@ -278,12 +283,13 @@ def check_expectation(game: Game, expect: Expectation) -> None:
         raise ScenarioFailure("\n".join(problems))
 
 
-def parse_scenario_file(path: Path) -> ScenarioFile:
+def parse_scenario_file(path: Path, boundary: Boundary | None = None) -> ScenarioFile:
     """The scenarios of a file, parsed fast; a LudolexError pointing at the problem otherwise."""
+    boundary = boundary or scenario_boundary(path)
     try:
-        return ScenarioFile.model_validate(read_yaml_fast(path) or {})
+        return ScenarioFile.model_validate(read_yaml_fast(path, boundary) or {})
     except ValidationError:
-        document = read_yaml(path)
+        document = read_yaml(path, boundary)
         try:
             return ScenarioFile.model_validate(document if document is not None else {})
         except ValidationError as error:
@@ -294,8 +300,9 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
     """Problems of meaning in a scenario file: names the game lacks, positions needing more components."""
     from .diagnostics import Diagnostic, did_you_mean
 
-    parsed = parsed or parse_scenario_file(path)
-    locate = Locator(path)
+    boundary = Boundary.of_ruleset(ruleset.directory)
+    parsed = parsed or parse_scenario_file(path, boundary)
+    locate = Locator(path, boundary)
     found = []
     players, kinds = ruleset.content.players, ruleset.content.pieces
     totals = ruleset.component_totals()

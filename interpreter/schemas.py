@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from .content import ContentFile
+from .policy import PolicyFile
 from .ruleset import Manifest
 from .scenarios import ScenarioFile
 
@@ -12,6 +13,7 @@ SCHEMAS = {
     "content": (ContentFile, "cards/<game>/*.yaml: players, board, pieces"),
     "game": (Manifest, "rulesets/<game>/game.yaml: the manifest of a ruleset"),
     "scenarios": (ScenarioFile, "rulesets/<game>/tests/*.yaml: scenario tests"),
+    "bot": (PolicyFile, "rulesets/<game>/bots/*.yaml: a rule-of-thumb bot"),
 }
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .diagnostics import Diagnostic, LudolexError
+from .policy import Policy, read_policy_file
 from .ruleset import MANIFEST, load_ruleset
 from .scenarios import check_scenarios, parse_scenario_file
+from .yaml_source import Boundary
 
 
 def ruleset_folders(path: Path) -> list[Path]:
@@ -24,6 +26,7 @@ def validate(path: Path) -> list[Diagnostic]:
 
 
 def validate_ruleset(folder: Path) -> list[Diagnostic]:
+    """The diagnostics of a ruleset: its manifest, rules and content, its scenario files, its bots."""
     diagnostics: list[Diagnostic] = []
     try:
         ruleset = load_ruleset(folder)
@@ -32,11 +35,20 @@ def validate_ruleset(folder: Path) -> list[Diagnostic]:
         ruleset = None
     else:
         diagnostics += ruleset.warnings
+    boundary = Boundary.of_ruleset(folder)
     for scenario_file in sorted((folder / "tests").glob("*.yaml")):
         try:
-            parsed = parse_scenario_file(scenario_file)
+            parsed = parse_scenario_file(scenario_file, boundary)
             if ruleset is not None:
                 diagnostics += check_scenarios(ruleset, scenario_file, parsed)
+        except LudolexError as error:
+            diagnostics += error.diagnostics
+    for bot_file in sorted((folder / "bots").glob("*.yaml")):
+        try:
+            if ruleset is None:  # the expressions cannot be compiled: check what can be
+                read_policy_file(bot_file, boundary)
+            else:
+                Policy(bot_file, ruleset)
         except LudolexError as error:
             diagnostics += error.diagnostics
     return sorted(diagnostics, key=Diagnostic.sort_key)

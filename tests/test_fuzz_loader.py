@@ -401,7 +401,7 @@ def alias_bomb(levels: int, width: int) -> str:
 
 def test_an_alias_bomb_is_read_in_bounded_time(template):
     diagnostics = validate_replaced(template, {MANIFEST_FILE: ORIGINALS[MANIFEST_FILE] + alias_bomb(8, 10)})
-    assert "LX203" in codes_in(diagnostics, MANIFEST_FILE)
+    assert "LX211" in codes_in(diagnostics, MANIFEST_FILE)
 
 
 # --- defects this fuzzer found that are fixed now: regression tests ---------------------------

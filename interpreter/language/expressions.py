@@ -86,7 +86,7 @@ class Name(Expr):
             code = call.code(scope, names)
             self.type = call.type
             return code
-        scope.error("LX302", f"unknown name `{name}`", self.pos, hint=did_you_mean(name, scope.visible_names() | set(names)))
+        scope.error("LX302", f"unknown name `{name}`", self.pos, hint=did_you_mean(name, lambda: scope.visible_names() | set(names)))
         return FAILED
 
 
@@ -144,8 +144,8 @@ class Call(Expr):
         if name in symbols.procedures:
             scope.error("LX306", f"`{name}` is a procedure: call it as a statement, not inside an expression", self.pos)
             return FAILED
-        known = set(symbols.functions) | set(BUILTINS) | {z for z, per in symbols.zones.items() if per}
-        scope.error("LX303", f"unknown function `{name}`", self.pos, hint=did_you_mean(name, known))
+        hint = did_you_mean(name, lambda: set(symbols.functions) | set(BUILTINS) | {z for z, per in symbols.zones.items() if per})
+        scope.error("LX303", f"unknown function `{name}`", self.pos, hint=hint)
         return FAILED
 
     def _literal_connections(self, scope: Scope) -> tuple | None:
@@ -314,7 +314,7 @@ class Is(Expr):
             def test(c):
                 return f"{c}.kind in {kinds}"
         else:
-            hint = "to test for nothing, write `= none`" if name == "none" else did_you_mean(name, set(symbols.kinds) | symbols.traits)
+            hint = "to test for nothing, write `= none`" if name == "none" else did_you_mean(name, lambda: set(symbols.kinds) | symbols.traits)
             scope.error("LX309", f"`is {name}`: `{name}` is neither a kind of piece nor a trait", self.pos, hint=hint)
             return FAILED
         stack = _top_of_simple(self.subject, scope, names)
