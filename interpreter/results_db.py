@@ -1,13 +1,23 @@
-"""Simulated games kept in SQLite: one row per (ruleset version, bots, seed)."""
+"""Simulated games kept in SQLite: one row per (ruleset version, bots, seed).
+
+Each game is committed as soon as it is added (a write-ahead log makes that cheap), so a run
+killed at any moment keeps every game it had stored. A file that is not a ludolex results
+database, or is damaged, is refused with a DatabaseError, and never written into.
+"""
 from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
+APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
+SCHEMA_VERSION = 1
+BUSY_SECONDS = 30.0  # how long a write waits for another process writing the same database
+WORKER = "worker"  # the reason of a game lost with its worker process: a resumed run plays it again
 
-SCHEMA = """
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     ruleset_hash TEXT NOT NULL,
@@ -25,49 +35,147 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
+PRAGMA application_id = {APPLICATION_ID};
+PRAGMA user_version = {SCHEMA_VERSION};
 """
+COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores", "turns", "decisions",
+           "score_curve", "reason", "error", "log"]
+
+
+class DatabaseError(Exception):
+    """A results database that cannot be used, said in one line. `misuse`: the file is not one."""
+
+    def __init__(self, message: str, misuse: bool = False):
+        super().__init__(message)
+        self.misuse = misuse
 
 
 class Results:
-    def __init__(self, path: Path = DEFAULT_DB):
-        self.path = path
-        self.db = sqlite3.connect(path)
-        self.db.executescript(SCHEMA)
+    def __init__(self, path: Path = DEFAULT_DB, read_only: bool = False):
+        """Open (or create, unless `read_only`) the results database at `path`."""
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise DatabaseError(f"{path}: a folder, not a results database", misuse=True)
+        if read_only and not self.path.is_file():
+            raise DatabaseError(f"{path}: no such file", misuse=True)
+        self.db = None
+        try:
+            with self._errors():
+                if read_only:
+                    self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+                else:
+                    self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
+                self._check()  # before anything is written
+                if not read_only:
+                    self.db.execute("PRAGMA journal_mode = WAL")  # readers and a second writer do not wait for long
+                    self.db.execute("PRAGMA synchronous = NORMAL")  # a commit survives the process being killed
+                    self.db.executescript(SCHEMA)
+        except DatabaseError:
+            self.close()
+            raise
+
+    def _check(self) -> None:
+        """Refuse a damaged file, and an SQLite file of another program (ours carry APPLICATION_ID,
+        or, written before the mark, have only our table)."""
+        problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed ({problem})")
+        mark, version = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
+        tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
+        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in ([], COLUMNS)
+        if mark != APPLICATION_ID and not unmarked_but_ours:
+            raise DatabaseError(f"{self.path}: not a ludolex results database (an SQLite file of another program); "
+                                "give another --db", misuse=True)
+        if version > SCHEMA_VERSION:
+            raise DatabaseError(f"{self.path}: written by a newer ludolex (results format {version}); update ludolex",
+                                misuse=True)
+
+    @contextmanager
+    def _errors(self):
+        """SQLite's errors, said in one line that names the file and what to do."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            text = " ".join(str(error).split())
+            if "locked" in text or "busy" in text:
+                message = f"in use by another program for more than {BUSY_SECONDS:.0f} s; try again when it is done"
+            elif "readonly" in text or "read-only" in text:
+                message = "read-only: cannot store games there; give another --db"
+            elif "full" in text:
+                message = "the disk is full; the games stored before are kept"
+            elif "not a database" in text:
+                raise DatabaseError(f"{self.path}: not an SQLite database; give another --db", misuse=True) from None
+            elif "malformed" in text or "corrupt" in text:
+                message = f"damaged ({text}); it is left as it is: give another --db"
+            elif "unable to open" in text:
+                message = "cannot be opened (its folder does not exist, or no permission)"
+            else:
+                message = text
+            raise DatabaseError(f"{self.path}: {message}") from None
 
     def close(self) -> None:
-        self.db.commit()
-        self.db.close()
+        if self.db is None:
+            return
+        try:
+            self.db.commit()  # nothing should be left: add() commits each game
+        except sqlite3.Error:
+            pass
+        finally:
+            self.db.close()
+            self.db = None
 
-    def seeds_done(self, ruleset_hash: str, bots: str) -> set[int]:
-        rows = self.db.execute("SELECT seed FROM games WHERE ruleset_hash = ? AND bots = ?", (ruleset_hash, bots))
-        return {seed for (seed,) in rows}
+    def seeds_done(self, ruleset_hash: str, bots: str, seeds: range | None = None) -> set[int]:
+        """The seeds already played (in `seeds`, when given), in one query. A game lost with its
+        worker is not counted: a resumed run plays it again."""
+        query = "SELECT seed FROM games WHERE ruleset_hash = ? AND bots = ? AND reason IS NOT ?"
+        params: list = [ruleset_hash, bots, WORKER]
+        if seeds is not None:
+            query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
+        with self._errors():
+            return {seed for (seed,) in self.db.execute(query, params)}
 
     def add(self, game: str, ruleset_hash: str, bots: str, record: dict) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game, ruleset_hash, bots, record["seed"], json.dumps(record["players"]), record["winner"],
-             json.dumps(record["scores"]), record["turns"], record["decisions"], json.dumps(record["score_curve"]),
-             record["reason"], record["error"], json.dumps(record["log"])),
-        )
+        """Store one game, and commit it at once."""
+        with self._errors():
+            self.db.execute(
+                "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, ruleset_hash, bots, record["seed"], json.dumps(record["players"]), record["winner"],
+                 json.dumps(record["scores"]), record["turns"], record["decisions"], json.dumps(record["score_curve"]),
+                 record["reason"], record["error"], json.dumps(record["log"])),
+            )
+            self.db.commit()
 
     def commit(self) -> None:
-        self.db.commit()
+        with self._errors():
+            self.db.commit()
 
     def versions(self) -> list[tuple[str, str, str, int]]:
         """(game, ruleset hash, bots, number of games), most games first."""
-        rows = self.db.execute("SELECT game, ruleset_hash, bots, COUNT(*) FROM games GROUP BY 1, 2, 3 ORDER BY 4 DESC")
-        return list(rows)
+        with self._errors():
+            rows = self.db.execute("SELECT game, ruleset_hash, bots, COUNT(*) FROM games GROUP BY 1, 2, 3 ORDER BY 4 DESC")
+            return list(rows)
 
-    def records(self, ruleset_hash: str, bots: str | None = None, seeds: set[int] | None = None) -> list[dict]:
-        query = "SELECT seed, players, winner, scores, turns, decisions, score_curve, reason, error, log FROM games WHERE ruleset_hash = ?"
+    def records(self, ruleset_hash: str, bots: str | None = None, seeds: range | None = None,
+                with_log: bool = True) -> list[dict]:
+        """The stored games of a version (and bots), by seed; `with_log=False` leaves out their choices."""
+        query = (f"SELECT seed, players, winner, scores, turns, decisions, score_curve, reason, error, "
+                 f"{'log' if with_log else 'NULL'} FROM games WHERE ruleset_hash = ?")
         params: list = [ruleset_hash]
         if bots is not None:
             query, params = query + " AND bots = ?", params + [bots]
+        if seeds is not None:
+            query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
         records = []
-        for seed, players, winner, scores, turns, decisions, curve, reason, error, log in self.db.execute(query + " ORDER BY seed", params):
-            if seeds is not None and seed not in seeds:
-                continue
-            records.append({"seed": seed, "players": json.loads(players), "winner": winner, "scores": json.loads(scores),
-                            "turns": turns, "decisions": decisions, "score_curve": json.loads(curve),
-                            "reason": reason, "error": error, "log": json.loads(log)})
+        with self._errors():
+            for seed, players, winner, scores, turns, decisions, curve, reason, error, log in self.db.execute(query + " ORDER BY seed", params):
+                try:
+                    record = {"seed": seed, "players": json.loads(players), "winner": winner, "scores": json.loads(scores),
+                              "turns": turns, "decisions": decisions, "score_curve": json.loads(curve),
+                              "reason": reason, "error": error}
+                    if with_log:
+                        record["log"] = json.loads(log)
+                except (TypeError, ValueError, RecursionError):
+                    raise DatabaseError(f"{self.path}: damaged (the game of seed {seed} is not readable)") from None
+                records.append(record)
         return records

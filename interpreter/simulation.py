@@ -1,19 +1,34 @@
-"""Many bot games, on local processes (or a Ray cluster), each one reproducible from its seed."""
+"""Many bot games, on local processes (or a Ray cluster), each one reproducible from its seed.
+
+Whatever the rules do, a game comes back as a record of plain data: a game that fails (any
+exception) is a record with its `error` text and the `reason` ERROR or LIMIT, and a worker process
+that dies or cannot load the ruleset gives its games the reason WORKER (played again on a resumed run).
+"""
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
-from dataclasses import dataclass
+import traceback
+from collections import deque
+from dataclasses import dataclass, field
+from itertools import islice
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .agents import RandomAgent, make_agent
+from .agents import make_agent
 from .diagnostics import RuleRuntimeError
 from .game import Game
+from .limits import LimitExceeded
+from .results_db import WORKER  # the reason of a game lost with its worker process
 from .ruleset import Ruleset, load_ruleset
 
 TURN_LIMIT = "turn limit"  # the reason recorded for a game stopped by --max-turns
+ERROR = "error"  # a game stopped by an error (in the rules, a bot or the engine)
+LIMIT = "limit"  # a game stopped by a limit on what a rule may cost (interpreter.limits)
+LONGEST_ERROR = 2000  # characters of an error message kept in a record
 
 
 @dataclass(frozen=True)
@@ -46,17 +61,37 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
+def error_text(error: BaseException) -> str:
+    """Where (file:line:column, when known), what kind of error, and its message."""
+    kind = "" if type(error) is RuleRuntimeError else f"{type(error).__name__}: "
+    if isinstance(error, RuleRuntimeError):
+        where = f"{error.position}: " if error.position else ""
+        text = f"{where}{kind}{error.message}"
+    else:  # not the rules' own report: where in Python it happened helps to find out why
+        frames = traceback.extract_tb(error.__traceback__)
+        text = f"{kind}{error}" + (f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" if frames else "")
+    return text if len(text) <= LONGEST_ERROR else text[:LONGEST_ERROR] + "..."
+
+
+def failed_record(seed: int, players: list[str], reason: str, error: str) -> dict:
+    return {"seed": seed, "players": players, "winner": None, "scores": {}, "turns": 0, "decisions": 0,
+            "score_curve": [], "reason": reason, "error": error, "log": []}
+
+
 def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
-    """One whole game between bots: a record of its result, length, score curve and choices."""
-    game = Game(ruleset, seed=seed, players=table.seating(seed))
-    players = game.players
-    agents = {p: make_agent(table.bots[i % len(table.bots)], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
-    score = ruleset.program.functions.get(ruleset.manifest.score) if ruleset.manifest.score else None
-    totals = ruleset.component_totals() if table.check else None
-    curve, turn = [], 0
-    record = {"seed": seed, "players": list(players), "winner": None, "scores": {}, "turns": 0,
-              "decisions": 0, "score_curve": curve, "reason": "", "error": None}
+    """One whole game between bots: a record of its result, length, score curve and choices.
+
+    Never raises (but for Ctrl-C): a game that fails is a record with its error."""
+    record = failed_record(seed, table.seating(seed) or list(ruleset.program.players), "", None)
+    game = totals = None
     try:
+        totals = ruleset.component_totals() if table.check else None
+        game = Game(ruleset, seed=seed, players=table.seating(seed))
+        players = game.players
+        record["players"] = list(players)
+        agents = {p: make_agent(table.bots[i % len(table.bots)], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
+        score = ruleset.program.functions.get(ruleset.manifest.score) if ruleset.manifest.score else None
+        curve, turn = record["score_curve"], 0
         while not game.finished:
             if game.state.turns != turn:  # the first decision of a new turn
                 turn = game.state.turns
@@ -74,55 +109,144 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
             record["reason"] = TURN_LIMIT
         if score is not None and not record["scores"]:
             record["scores"] = {p: score(game.runtime, p) for p in players}
-    except RuleRuntimeError as error:
-        record["error"] = str(error)
-    except AssertionError as error:  # an invariant broken
-        record["error"] = f"invariant broken after decision {len(game.log)}: {error}"
-    record.update(turns=game.state.turns, decisions=len(game.log), log=list(game.log))
+    except LimitExceeded as error:
+        record.update(reason=LIMIT, error=error_text(error))
+    except AssertionError as error:  # an invariant broken (--check), or an assertion of the engine
+        broken = totals is not None and game is not None
+        record.update(reason=ERROR, error=f"invariant broken after decision {len(game.log)}: {error}" if broken else error_text(error))
+    except Exception as error:  # whatever the rules or a bot make the engine do, the run goes on
+        record.update(reason=ERROR, error=error_text(error))
+    if game is not None:
+        record.update(turns=game.state.turns, decisions=len(game.log), log=list(game.log))
+    try:  # what the results database stores: plain data, a winner's name
+        json.dumps(record)
+        if not (record["winner"] is None or isinstance(record["winner"], str)):
+            raise TypeError(f"the winner is {record['winner']!r}, not a player")
+    except (TypeError, ValueError) as error:
+        record = failed_record(seed, record["players"], ERROR, f"the game's result is not plain data: {error}")
     return record
 
 
-# Local processes: each worker loads the ruleset once.
-_worker: dict = {}
+# Local processes. Each worker plays the seeds it is sent, one record back per game; the parent
+# keeps a few seeds ahead in each worker, and replaces a worker that dies.
+AHEAD = 2  # seeds sent to a worker and not yet come back
 
 
-def _start_worker(path: str, table: Table) -> None:
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    connection: multiprocessing.connection.Connection
+    seeds: deque = field(default_factory=deque)  # sent, not come back; the first is being played
+
+
+def _worker_ruleset(source: Ruleset | str, version: str) -> tuple[Ruleset | None, str | None]:
+    """The ruleset a worker plays, or why it cannot play. Never raises: the worker then answers
+    every seed with a failed record, instead of dying (and being started again, and dying...)."""
+    if isinstance(source, Ruleset):
+        return source, None
+    try:
+        ruleset = load_ruleset(source)
+        if ruleset.content_hash() != version:
+            return None, "the ruleset's files changed since the run started"
+        return ruleset, None
+    except Exception as error:
+        return None, f"the worker could not load the ruleset: {error_text(error)}"
+
+
+def _work(connection, source: Ruleset | str, version: str, table: Table, inherited: list) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _worker["ruleset"], _worker["table"] = load_ruleset(path), table
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by fork
+    for other in inherited:  # so that every worker sees the end of its pipe when the parent dies
+        other.close()
+    ruleset, problem = _worker_ruleset(source, version)
+    try:
+        while (seeds := connection.recv()) is not None:
+            for seed in seeds:
+                if problem is None:
+                    connection.send(play_one(ruleset, seed, table))
+                else:
+                    connection.send(failed_record(seed, table.seating(seed) or [], WORKER, problem))
+    except (EOFError, OSError):  # the parent has gone
+        pass
 
 
-def _play_seed(seed: int) -> dict:
-    return play_one(_worker["ruleset"], seed, _worker["table"])
-
-
-def run_local(path: Path, seeds: Iterable[int], table: Table, jobs: int) -> Iterator[dict]:
+def run_local(ruleset: Ruleset | Path | str, seeds: Iterable[int], table: Table, jobs: int) -> Iterator[dict]:
     """Records as games finish (in any order). Closing the iterator stops the workers."""
-    seeds = list(seeds)
+    if not isinstance(ruleset, Ruleset):
+        ruleset = load_ruleset(ruleset)
+    seeds = iter(seeds)
     if jobs <= 1:
-        ruleset = load_ruleset(path)
         for seed in seeds:
             yield play_one(ruleset, seed, table)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(str(path), table))
+    context = multiprocessing.get_context(method)
+    source = ruleset if method == "fork" else str(ruleset.directory)  # a forked worker has it already
+    version = ruleset.content_hash()
+    given_back: deque[int] = deque()  # seeds of a dead worker, not played yet
+
+    def next_seeds(count: int) -> list[int]:
+        taken = [given_back.popleft() for _ in range(min(count, len(given_back)))]
+        return taken + list(islice(seeds, count - len(taken)))
+
+    def start(first: list[int]) -> _Worker:
+        ours, theirs = context.Pipe()
+        inherited = [w.connection for w in workers] + [ours] if method == "fork" else []
+        process = context.Process(target=_work, args=(theirs, source, version, table, inherited), daemon=True)
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        give(worker, first)
+        return worker
+
+    def give(worker: _Worker, more: list[int]) -> None:
+        worker.seeds.extend(more)
+        try:
+            worker.connection.send(more)
+        except OSError:  # the worker has died: wait() below sees the end of its pipe
+            pass
+
+    workers: list[_Worker] = []
     try:
-        chunk = max(1, min(50, len(seeds) // (jobs * 8) or 1))
-        yield from pool.imap_unordered(_play_seed, seeds, chunksize=chunk)
-        pool.close()
+        while len(workers) < jobs and (first := next_seeds(AHEAD)):
+            workers.append(start(first))
+        while busy := {w.connection: w for w in workers if w.seeds}:
+            for ready in wait(list(busy)):
+                worker = busy[ready]
+                try:
+                    record = ready.recv()
+                except Exception:  # the worker has died (or its pipe broke): the game it played is lost
+                    workers.remove(worker)
+                    worker.process.join(5)
+                    worker.process.kill()
+                    worker.connection.close()
+                    seed = worker.seeds.popleft()
+                    given_back.extendleft(reversed(worker.seeds))
+                    if first := next_seeds(AHEAD):
+                        workers.append(start(first))
+                    yield failed_record(seed, table.seating(seed) or [], WORKER,
+                                        f"the worker process died (exit code {worker.process.exitcode}) during this game")
+                    continue
+                worker.seeds.popleft()
+                yield record
+                if more := next_seeds(1):
+                    give(worker, more)
     finally:
-        pool.terminate()
-        pool.join()
+        for worker in workers:
+            worker.process.kill()
+        for worker in workers:
+            worker.process.join()
+            worker.connection.close()
 
 
-def run(path: Path, seeds: Iterable[int], table: Table, jobs: int, backend: str = "local",
+def run(ruleset: Ruleset | Path | str, seeds: Iterable[int], table: Table, jobs: int, backend: str = "local",
         address: str | None = None) -> Iterator[dict]:
     if backend == "ray":
         from .ray_backend import run_ray
 
-        return run_ray(path, seeds, table, jobs, address)
-    return run_local(path, seeds, table, jobs)
+        return run_ray(ruleset, seeds, table, jobs, address)
+    return run_local(ruleset, seeds, table, jobs)
 
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
