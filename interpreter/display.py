@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .game import Game
@@ -21,7 +22,7 @@ def stack_text(game: Game, location: str, colours: dict[str, str]) -> str:
     parts = []
     for i, c in enumerate(items):
         style = colours.get(c.owner, "white") + (" bold" if i == len(items) - 1 else " dim")
-        parts.append(f"[{style}]{c.kind}[/]")
+        parts.append(f"[{style}]{escape(c.kind)}[/]")
     return "\n".join(reversed(parts))  # top of the stack first
 
 
@@ -36,13 +37,13 @@ def board_table(game: Game) -> Table:
             table.add_column(justify="center", min_width=9)
         rows: dict[int, list[str]] = {}
         for n in board.locations:
-            rows.setdefault(nodes[n]["row"], [""] * columns)[nodes[n]["column"]] = f"[dim]{n}[/dim]\n" + stack_text(game, n, colours)
+            rows.setdefault(nodes[n]["row"], [""] * columns)[nodes[n]["column"]] = f"[dim]{escape(n)}[/dim]\n" + stack_text(game, n, colours)
         for row in sorted(rows):
             table.add_row(*rows[row])
         return table
     table = Table("location", "pieces (top first)")
     for n in board.locations:
-        table.add_row(n, stack_text(game, n, colours).replace("\n", ", "))
+        table.add_row(escape(n), stack_text(game, n, colours).replace("\n", ", "))
     return table
 
 
@@ -54,7 +55,7 @@ def zones_table(game: Game) -> Table:
         counts: dict[str, int] = {}
         for c in items:
             counts[c.kind] = counts.get(c.kind, 0) + 1
-        table.add_row(zone, ", ".join(f"{k} {n}" for k, n in counts.items()) or "empty")
+        table.add_row(escape(zone), escape(", ".join(f"{k} {n}" for k, n in counts.items()) or "empty"))
     return table
 
 

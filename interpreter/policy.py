@@ -109,8 +109,9 @@ class PolicyAgent:
             scores = [self.policy.passing.get(decision.name, 0) if option is PASS
                       else _number(value(rt, {"you": player, **dict(zip(names, option))}))
                       for option in decision.options]
-        except RuleRuntimeError as error:
-            raise error if error.position else type(error)(position, error.message) from None
+        except RuleRuntimeError as error:  # at the bot's entry, unless it comes from a rules file the entry calls
+            inside_rules = error.position is not None and error.position.file != position.file
+            raise error if inside_rules else type(error)(position, error.message) from None
         except Exception as error:
             raise RuleRuntimeError(position, f"the bot's value of `{decision.name}`: {type(error).__name__}: {error}") from None
         finally:

@@ -10,6 +10,7 @@ watches only in the main thread (elsewhere the step budget alone applies).
 """
 from __future__ import annotations
 
+import atexit
 import signal
 import threading
 
@@ -39,11 +40,15 @@ class Watchdog:
             signal.setitimer(signal.ITIMER_REAL, interval, interval)
             self.armed = True
 
+    def disarm(self) -> None:
+        if self.armed and threading.current_thread() is threading.main_thread():
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        self.armed, self.seen, self.stalled = False, None, 0
+
     def _tick(self, signum, frame) -> None:
         runtime = self.runtime
         if runtime is None or not runtime.running:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            self.armed, self.seen, self.stalled = False, None, 0
+            self.disarm()
             return
         mark = (id(runtime), runtime.decisions)
         if mark != self.seen:
@@ -57,3 +62,4 @@ class Watchdog:
 
 
 WATCHDOG = Watchdog()
+atexit.register(WATCHDOG.disarm)  # a tick after Python has put back the signal's default action would kill the process
