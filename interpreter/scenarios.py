@@ -246,7 +246,11 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             if {k: v for k, v in kinds.items() if v} != found:
                 problems.append(f"{zone} of {owner}: expected {kinds}, found {found}")
     for source, value in expect.values.items():
-        actual = game.evaluate(source)
+        try:
+            actual = game.evaluate(source)
+        except (ValueError, LudolexError) as error:  # not an expression of these rules (validate says where)
+            problems.append(f"{source}: {error}")
+            continue
         if hasattr(actual, "id"):
             actual = _component_label(actual)
         if actual != value:
@@ -361,6 +365,8 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                         holder = owner if (owner, kind) in totals else None  # ownerless cards in a player's zone
                         needed[(holder, kind)] = needed.get((holder, kind), 0) + count
             if part == "expect":
+                for source in spec.values:
+                    found += _expression_problems(ruleset, str(source), lambda: where("scenarios", i, "expect", "values", source))
                 check_player(spec.winner, "scenarios", i, "expect", "winner")
                 for player in spec.scores:
                     check_player(player, "scenarios", i, "expect", "scores", player)
@@ -377,3 +383,15 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                     found.append(Diagnostic("LX328", f"the {part} needs {count} `{label}` but the game has {have}",
                                             where("scenarios", i, part)))
     return found
+
+
+def _expression_problems(ruleset: Ruleset, source: str, where) -> list:
+    """The diagnostics of an expression of the rules written in a scenario; `where()` finds its place,
+    which is slow: only when there is a problem to report."""
+    def problems(at: Position) -> list:
+        try:
+            return ruleset.program.compile_value(source, at.file, (), at.line, at.column)[1]
+        except LudolexError as error:  # a syntax error
+            return error.diagnostics
+
+    return problems(where()) if problems(Position("", 1, 1)) else []

@@ -389,3 +389,19 @@ def test_a_file_name_cannot_inject_workflow_commands(game):
     diagnostics = validate(game)
     assert diagnostics
     assert_no_injection(diagnostics)
+
+
+def test_a_scenario_expecting_the_value_of_an_unknown_name_is_an_error_not_a_crash(game):
+    """Found by tools/fuzz.py: `expect: values:` was evaluated only when the scenario ran, where an
+    unknown name raised a ValueError out of the runner."""
+    from interpreter.ruleset import load_ruleset
+    from interpreter.scenarios import ScenarioFailure, load_scenarios, run_scenario
+
+    scenario = game / "tests" / "cn_a_setup.yaml"
+    text = scenario.read_text(encoding="utf-8").replace('"held(purple)": 0}', '"held(purple)": 0, from: purple}', 1)
+    scenario.write_text(text, encoding="utf-8")
+    (unknown,) = [d for d in validate(game) if d.code == "LX302"]
+    assert unknown.position.file == str(scenario) and "`from`" in unknown.message
+    first = load_scenarios(scenario)[0]
+    with pytest.raises(ScenarioFailure, match="from: "):
+        run_scenario(load_ruleset(game), first.scenario)
