@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Board
-from .diagnostics import Position, RuleRuntimeError
+from .diagnostics import Position
 from .limits import LIMITS, LimitExceeded
 from .state import State
 
