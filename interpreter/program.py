@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .diagnostics import RuleRuntimeError
 from .runtime import Return
 
 
@@ -12,6 +13,7 @@ class Program:
     kind_order: list[str]
     kinds_with_trait: dict[str, frozenset]
     functions: dict = field(default_factory=dict)  # name -> f(rt, *args)
+    function_positions: dict = field(default_factory=dict)  # name -> where it is declared
     procedures: dict = field(default_factory=dict)  # name -> f(rt, caller_env, args)
     abilities: dict = field(default_factory=dict)  # (kind, ability) -> f(rt, env)
     triggers: dict = field(default_factory=dict)  # event key -> [generator(rt, you, values)]
@@ -23,6 +25,21 @@ class Program:
     symbols: object = None  # the checker's table of names, kept to compile expressions later
     codegen: object = None
     kind_properties: dict = field(default_factory=dict)  # kind -> {property: value}, from the content
+
+    def function_from_outside(self, name: str):
+        """Function `name`, for a caller outside the rules (the manifest's score): a failure is a
+        rule error at the function's declaration, as it would be at a rule that called it."""
+        function, position = self.functions[name], self.function_positions.get(name)
+
+        def call(rt, *args):
+            try:
+                return function(rt, *args)
+            except RuleRuntimeError:
+                raise
+            except Exception as error:
+                raise RuleRuntimeError(position, f"`{name}`: {type(error).__name__}: {error}") from error
+
+        return call
 
     def compile_value(self, source: str, file: str = "<expression>", names: tuple = (), line: int = 1, column: int = 1):
         """An expression of the rules language, written at (line, column) of `file`, as a function

@@ -268,6 +268,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             elif isinstance(decl, d.FunctionDecl):
                 try:
                     program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
+                    program.function_positions[decl.name] = decl.pos
                 except (RecursionError, MemoryError):  # Python refuses code this deep
                     scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
             elif isinstance(decl, d.ProcedureDecl):

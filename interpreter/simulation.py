@@ -90,7 +90,8 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
         players = game.players
         record["players"] = list(players)
         agents = {p: make_agent(table.bots[i % len(table.bots)], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
-        score = ruleset.program.functions.get(ruleset.manifest.score) if ruleset.manifest.score else None
+        program = ruleset.program
+        score = program.function_from_outside(ruleset.manifest.score) if ruleset.manifest.score in program.functions else None
         curve, turn = record["score_curve"], 0
         while not game.finished:
             if game.state.turns != turn:  # the first decision of a new turn

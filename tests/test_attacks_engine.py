@@ -262,3 +262,15 @@ def test_content_with_too_many_components_is_refused_before_any_game(tmp_path, m
     (diagnostic,) = refused.value.diagnostics
     assert diagnostic.code == "LX205" and "more than 3 components" in diagnostic.message
     assert diagnostic.position.file.endswith("content.yaml") and diagnostic.position.line == 10
+
+
+def test_a_score_function_that_fails_is_a_rule_error_at_its_declaration(tmp_path):
+    """Found by tools/fuzz.py: `score:` may name any function of one value; called with a player,
+    one of a location failed inside networkx, and the game's error named no rule."""
+    from interpreter.simulation import play_one
+
+    ruleset = tiny_game(tmp_path, "turn red:\n    choose spot in [camp, hill] as where\n",
+                        "function room(spot) = spot.slots\n")
+    (tmp_path / "rules" / "game.yaml").write_text("name: tiny\ncontent: ../cards\nscore: room\n")
+    record = play_one(load_ruleset(tmp_path / "rules"), seed=1)
+    assert record["reason"] == "error" and record["error"].startswith(f"{tmp_path / 'rules' / 'tiny.rules'}:3:1: `room`")
