@@ -274,3 +274,10 @@ def test_a_score_function_that_fails_is_a_rule_error_at_its_declaration(tmp_path
     (tmp_path / "rules" / "game.yaml").write_text("name: tiny\ncontent: ../cards\nscore: room\n")
     record = play_one(load_ruleset(tmp_path / "rules"), seed=1)
     assert record["reason"] == "error" and record["error"].startswith(f"{tmp_path / 'rules' / 'tiny.rules'}:3:1: `room`")
+
+
+def test_a_quantifier_over_tops_without_its_argument_is_an_error_not_a_crash(tmp_path):
+    """Found by tools/fuzz.py: `select(t in tops() ...)` crashed the compiler."""
+    with pytest.raises(LudolexError) as refused:
+        tiny_game(tmp_path, "let n = select(t in tops() where t = none)\n")
+    assert [d.code for d in refused.value.diagnostics] == ["LX307"]

@@ -442,7 +442,8 @@ class Quantifier(Expr):
         if self.while_:
             source = f"takewhile(lambda {var}: {self.while_.code(inner_scope, inner)}, {source})"
             head = f"for {var} in {source}"
-        elif isinstance(self.source, Call) and self.source.name == "tops" and self.source.name not in scope.symbols.functions:
+        elif (isinstance(self.source, Call) and self.source.name == "tops" and len(self.source.args) == 1
+              and self.source.name not in scope.symbols.functions):
             # over the top components of locations: one comprehension, not two nested ones
             place = scope.codegen.temp()
             head = f"for {place} in {self.source.args[0].code(scope, names)} if Z[{place}] for {var} in [Z[{place}][-1]]"
