@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, fields
 
-from .diagnostics import Position, RuleRuntimeError
+from .diagnostics import RuleRuntimeError
 
 
 @dataclass
@@ -51,6 +51,3 @@ LIMITS = Limits.from_environment()
 
 class LimitExceeded(RuleRuntimeError):
     """A game stopped because a rule ran past a limit (recorded as stopped by the limit)."""
-
-    def __init__(self, position: Position | None, message: str):
-        super().__init__(position, message)

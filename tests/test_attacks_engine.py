@@ -269,8 +269,7 @@ def test_a_score_function_that_fails_is_a_rule_error_at_its_declaration(tmp_path
     one of a location failed inside networkx, and the game's error named no rule."""
     from interpreter.simulation import play_one
 
-    ruleset = tiny_game(tmp_path, "turn red:\n    choose spot in [camp, hill] as where\n",
-                        "function room(spot) = spot.slots\n")
+    tiny_game(tmp_path, "turn red:\n    choose spot in [camp, hill] as where\n", "function room(spot) = spot.slots\n")
     (tmp_path / "rules" / "game.yaml").write_text("name: tiny\ncontent: ../cards\nscore: room\n")
     record = play_one(load_ruleset(tmp_path / "rules"), seed=1)
     assert record["reason"] == "error" and record["error"].startswith(f"{tmp_path / 'rules' / 'tiny.rules'}:3:1: `room`")
