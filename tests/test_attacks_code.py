@@ -15,10 +15,11 @@ import textwrap
 import pytest
 
 from interpreter import Game
-from interpreter.agents import make_agent
-from interpreter.diagnostics import RuleRuntimeError
-from interpreter.ruleset import load_ruleset
-from interpreter.scenarios import ScenarioFailure, load_scenarios, run_scenario
+from interpreter.agents.bots import make_agent
+from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.loading.stages import load_ruleset
+from interpreter.scenarios.run import ScenarioFailure, run_scenario
+from interpreter.scenarios.files import load_scenarios
 
 PAYLOADS = [
     '{0[4]}+str(__import__("os").system("touch {sentinel}"))+{0[4]}',

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game
-from interpreter.agents import make_agent
-from interpreter.diagnostics import LudolexError, RuleRuntimeError
-from interpreter.limits import LIMITS, LimitExceeded
-from interpreter.ruleset import load_ruleset
+from interpreter.agents.bots import make_agent
+from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
+from interpreter.safety.limits import LIMITS, LimitExceeded
+from interpreter.loading.stages import load_ruleset
 
 
 class _RunsCode:
@@ -267,7 +267,7 @@ def test_content_with_too_many_components_is_refused_before_any_game(tmp_path, m
 def test_a_score_function_that_fails_is_a_rule_error_at_its_declaration(tmp_path):
     """Found by tools/fuzz.py: `score:` may name any function of one value; called with a player,
     one of a location failed inside networkx, and the game's error named no rule."""
-    from interpreter.simulation import play_one
+    from interpreter.simulation.runner import play_one
 
     tiny_game(tmp_path, "turn red:\n    choose spot in [camp, hill] as where\n", "function room(spot) = spot.slots\n")
     (tmp_path / "rules" / "game.yaml").write_text("name: tiny\ncontent: ../cards\nscore: room\n")

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import Diagnostic, LudolexError, Position
-from interpreter.reporting import FORMATS, render
-from interpreter.schemas import write_schemas
-from interpreter.validation import validate_ruleset
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.diagnostics.formats import FORMATS, render
+from interpreter.validation.schemas import write_schemas
+from interpreter.validation.validate import validate_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "SECRET-TOKEN-4242"
@@ -80,7 +81,7 @@ def with_code(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:
 def ludolex(*args, env: dict | None = None, timeout: float = 30) -> subprocess.CompletedProcess:
     """The real command line, in a new process (a crash shows as a negative return code)."""
     script = Path(sys.executable).parent / "ludolex"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "interpreter.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "interpreter"]
     return subprocess.run(command + [str(a) for a in args], capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})}, cwd=ROOT)
 
@@ -394,8 +395,9 @@ def test_a_file_name_cannot_inject_workflow_commands(game):
 def test_a_scenario_expecting_the_value_of_an_unknown_name_is_an_error_not_a_crash(game):
     """Found by tools/fuzz.py: `expect: values:` was evaluated only when the scenario ran, where an
     unknown name raised a ValueError out of the runner."""
-    from interpreter.ruleset import load_ruleset
-    from interpreter.scenarios import ScenarioFailure, load_scenarios, run_scenario
+    from interpreter.loading.stages import load_ruleset
+    from interpreter.scenarios.run import ScenarioFailure, run_scenario
+    from interpreter.scenarios.files import load_scenarios
 
     scenario = game / "tests" / "cn_a_setup.yaml"
     text = scenario.read_text(encoding="utf-8").replace('"held(purple)": 0}', '"held(purple)": 0, from: purple}', 1)

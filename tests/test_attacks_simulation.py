@@ -16,23 +16,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter import results_db
-from interpreter.cli import main
-from interpreter.diagnostics import Position
-from interpreter.limits import LimitExceeded
-from interpreter.results_db import Results
+from interpreter.simulation import results_db
+from interpreter.interfaces.cli import main
+from interpreter.diagnostics.diagnostic import Position
+from interpreter.safety.limits import LimitExceeded
+from interpreter.simulation.results_db import Results
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-c", "from interpreter.cli import main; main()"]
+CLI = [sys.executable, "-c", "from interpreter.interfaces.cli import main; main()"]
 # The same command, each game made to last 50 ms more (or $SLOW_GAME_SECONDS): finished games come at a slow pace.
 SLOW_CLI = [sys.executable, "-c", textwrap.dedent("""
-    import os, time, interpreter.simulation as simulation
+    import os, time
+    from interpreter.simulation import local as simulation
     play_one = simulation.play_one
     def slow(*args):
         time.sleep(float(os.environ.get("SLOW_GAME_SECONDS", 0.05)))
         return play_one(*args)
     simulation.play_one = slow
-    from interpreter.cli import main
+    from interpreter.interfaces.cli import main
     main()
 """)]
 
@@ -140,7 +141,7 @@ def test_a_limit_exceeded_is_recorded_as_a_game_stopped_by_the_limit(tmp_path, m
     def runaway(self, choice):
         raise LimitExceeded(Position("toy.rules", 5, 9), "more than 5,000,000 steps without a decision")
 
-    monkeypatch.setattr("interpreter.game.Game.choose", runaway)
+    monkeypatch.setattr("interpreter.play.game.Game.choose", runaway)
     db = tmp_path / "r.sqlite"
     result = run("simulate", toy(tmp_path, GOOD), "--games", 3, "--jobs", 1, "--db", db)
     assert result.exit_code == 1 and "3 game(s): 0 finished, 3 stopped by a limit" in result.output
@@ -162,7 +163,8 @@ def test_a_runaway_rule_is_stopped_by_the_engine_limit_and_recorded(tmp_path):
 def test_an_exception_that_cannot_cross_processes_does_not_hang_the_run():
     output = run_script("""
         import sys
-        from interpreter import game, simulation
+        from interpreter.play import game
+        from interpreter.simulation import local as simulation
         class Odd(Exception):
             def __init__(self, a, b):  # cannot be rebuilt from its args: the old pool's result thread died on it
                 super().__init__(a)
@@ -184,7 +186,7 @@ def test_an_exception_that_cannot_cross_processes_does_not_hang_the_run():
 def test_a_worker_that_dies_does_not_hang_the_run_and_its_game_is_played_again():
     output = run_script("""
         import json, os, sys
-        from interpreter import simulation
+        from interpreter.simulation import local as simulation
         play_one = simulation.play_one
         def dying(ruleset, seed, table):
             if seed == 2:
@@ -204,8 +206,8 @@ def test_a_worker_that_cannot_load_the_ruleset_answers_instead_of_dying(tmp_path
     output = run_script("""
         import json, multiprocessing, sys
         from pathlib import Path
-        from interpreter import simulation
-        from interpreter.ruleset import load_ruleset
+        from interpreter.simulation import local as simulation
+        from interpreter.loading.stages import load_ruleset
         multiprocessing.get_all_start_methods = lambda: ["spawn"]  # workers load the ruleset from its files
         ruleset = load_ruleset(sys.argv[1])
         (Path(sys.argv[1]) / "toy.rules").write_text("this is not a rule\\n")

@@ -110,7 +110,7 @@ def test_invalid_yaml_is_reported_not_raised(tmp_path):
 
 def test_a_player_sees_their_private_zone_but_only_counts_of_the_others(tmp_path):
     from interpreter import Game
-    from interpreter.visibility import observation
+    from interpreter.play.visibility import observation
 
     rules = FLOW.replace("zone supply per player", "zone supply per player private\nzone bag hidden")
     game = Game(load(make_game(tmp_path, rules)))

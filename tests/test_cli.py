@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.codes import CODES
-from interpreter.diagnostics import LudolexError
-from interpreter.limits import LIMITS
-from interpreter.reporting import as_text
-from interpreter.validation import validate_ruleset
+from interpreter.diagnostics.codes import CODES
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.safety.limits import LIMITS
+from interpreter.diagnostics.formats import as_text
+from interpreter.validation.validate import validate_ruleset
 
 CORPUS = Path(__file__).resolve().parent / "diagnostics"
 CASES = sorted(p for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []

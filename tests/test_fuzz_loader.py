@@ -50,11 +50,12 @@ from fuzz_strategies import (
     CONTENT_FILES, MANIFEST_FILE, ORIGINALS, RULES_FILES, SCENARIO_FILES, Mutation, ability_mutations,
     rules_mutations, tag_placements, yaml_mutations,
 )
-from interpreter.codes import CODES
-from interpreter.diagnostics import Diagnostic, LudolexError
-from interpreter.scenarios import load_scenarios
-from interpreter.validation import validate_ruleset
-from interpreter.yaml_source import read_yaml, read_yaml_fast
+from interpreter.diagnostics.codes import CODES
+from interpreter.diagnostics.diagnostic import Diagnostic
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.scenarios.files import load_scenarios
+from interpreter.validation.validate import validate_ruleset
+from interpreter.content.yaml_source import read_yaml, read_yaml_fast
 
 LIMIT = 5.0  # seconds: the most one validation may take
 SCALE = float(os.environ.get("LUDOLEX_FUZZ_SCALE", "1"))  # more examples, locally: LUDOLEX_FUZZ_SCALE=10
@@ -438,7 +439,7 @@ def test_nul_byte_in_manifest_content_path(template):
 
 @pytest.mark.parametrize("label", ['""', '"   "'])
 def test_blank_piece_label_in_scenario(template, label):
-    # was: IndexError in scenarios._parse_label
+    # was: IndexError in scenarios.parse_label
     scenario = f"scenarios:\n- name: x\n  rules: [A]\n  expect: {{board: {{a1: [{label}]}}}}\n"
     assert "LX327" in codes_in(validate_replaced(template, {SCENARIO: scenario}), SCENARIO)
 

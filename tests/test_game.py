@@ -3,7 +3,7 @@ import json
 import random
 
 from interpreter import Game
-from interpreter.state import State
+from interpreter.engine.state import State
 
 
 def play_random(ruleset, seed, check=None):

@@ -5,7 +5,7 @@ import subprocess
 import sys
 import time
 
-CLI = [sys.executable, "-c", "from interpreter.cli import main; main()"]
+CLI = [sys.executable, "-c", "from interpreter.interfaces.cli import main; main()"]
 
 
 def stored_games(db) -> int:

@@ -5,9 +5,9 @@ import textwrap
 import pytest
 
 from interpreter import Game
-from interpreter.agents import make_agent
-from interpreter.diagnostics import LudolexError, RuleRuntimeError
-from interpreter.ruleset import load_ruleset
+from interpreter.agents.bots import make_agent
+from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
+from interpreter.loading.stages import load_ruleset
 
 RULES = """
 zone pool per player

@@ -2,7 +2,7 @@
 import json
 
 from interpreter import Game, load
-from interpreter.state import State
+from interpreter.engine.state import State
 
 from test_checker import CONTENT, make_game
 

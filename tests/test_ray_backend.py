@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.simulation import Table, run
+from interpreter.simulation.runner import Table
+from interpreter.simulation.backends import run
 
 ray = pytest.importorskip("ray", reason="the Ray backend is optional: pip install 'ludolex[ray]'")
 CERNUNOS = Path(__file__).resolve().parent.parent / "rulesets" / "cernunos"

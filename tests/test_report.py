@@ -7,9 +7,10 @@ import re
 import pytest
 from rich.console import Console
 
-from interpreter.report import (compare, mean_score_curves, percent, rate, render_comparison, render_summary,
-                                summarize, write_plots)
-from interpreter.stats import describe, histogram, two_proportion_test, welch_test, wilson_interval
+from interpreter.reports.comparison import compare, render_comparison
+from interpreter.reports.plots import mean_score_curves, write_plots
+from interpreter.reports.summary import percent, rate, render_summary, summarize
+from interpreter.reports.stats import describe, histogram, two_proportion_test, welch_test, wilson_interval
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -1,9 +1,9 @@
 """`ludolex validate --format ...`: the same diagnostics for people, for scripts and for CI."""
 import json
 
-from interpreter.codes import CODES
-from interpreter.diagnostics import Diagnostic, Position
-from interpreter.reporting import render
+from interpreter.diagnostics.codes import CODES
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.formats import render
 
 DIAGNOSTICS = [
     Diagnostic("LX302", "unknown name `stoen`", Position("rules/toy.rules", 3, 7, 5), hint="did you mean `stone`?"),

@@ -4,8 +4,8 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from interpreter import Game
-from interpreter.ruleset import load_ruleset
-from interpreter.simulation import Table, play_one
+from interpreter.loading.stages import load_ruleset
+from interpreter.simulation.runner import Table, play_one
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -2,8 +2,9 @@
 from pathlib import Path
 
 from interpreter import Game
-from interpreter.results_db import Results
-from interpreter.simulation import Table, play_one, run_local
+from interpreter.simulation.results_db import Results
+from interpreter.simulation.runner import Table, play_one
+from interpreter.simulation.local import run_local
 
 CERNUNOS = Path(__file__).resolve().parent.parent / "rulesets" / "cernunos"
 

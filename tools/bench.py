@@ -18,8 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
-from interpreter.simulation import Table, run_local  # noqa: E402
-from interpreter.validation import ruleset_folders  # noqa: E402
+from interpreter.simulation.runner import Table  # noqa: E402
+from interpreter.simulation.local import run_local  # noqa: E402
+from interpreter.validation.validate import ruleset_folders  # noqa: E402
 
 
 def engine(folder: Path, games: int, jobs: int) -> tuple[float, int]:

@@ -17,12 +17,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.validation import ruleset_folders, validate_ruleset  # noqa: E402
+from interpreter.validation.validate import ruleset_folders, validate_ruleset  # noqa: E402
 
 
 def size(folder: Path) -> int:
     """Bytes of the ruleset's own files and its content."""
-    from interpreter.ruleset import load_ruleset
+    from interpreter.loading.stages import load_ruleset
 
     ruleset = load_ruleset(folder)
     files = list(folder.rglob("*.rules")) + list(folder.rglob("*.yaml")) + ruleset.content.files
@@ -43,7 +43,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     folders = sorted(ruleset_folders(ROOT / "rulesets"), key=size, reverse=True)
-    command = [sys.executable, "-m", "interpreter.cli", "validate"]
+    command = [sys.executable, "-m", "interpreter", "validate"]
     print(f"{'ruleset':<14}{'bytes':>8}{'command (s)':>14}{'checks only (s)':>18}")
     for folder in folders:
         whole = best(args.runs, lambda: subprocess.run(command + [str(folder)], check=True, capture_output=True, cwd=ROOT))

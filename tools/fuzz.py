@@ -82,12 +82,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import fuzz_mutations as mutations  # noqa: E402
-from interpreter import limits, simulation, validation  # noqa: E402
-from interpreter.diagnostics import LudolexError, RuleRuntimeError  # noqa: E402
-from interpreter.policy import Policy  # noqa: E402
-from interpreter.ruleset import load_ruleset  # noqa: E402
-from interpreter.scenarios import ScenarioFailure, load_scenarios, run_scenario  # noqa: E402
-from interpreter.simulation import Table, play_one  # noqa: E402
+from interpreter.safety import limits  # noqa: E402
+from interpreter.simulation import runner as simulation  # noqa: E402
+from interpreter.validation import validate as validation  # noqa: E402
+from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError  # noqa: E402
+from interpreter.agents.rule_of_thumb import Policy  # noqa: E402
+from interpreter.loading.stages import load_ruleset  # noqa: E402
+from interpreter.scenarios.run import ScenarioFailure, run_scenario  # noqa: E402
+from interpreter.scenarios.files import load_scenarios  # noqa: E402
+from interpreter.simulation.runner import Table, play_one  # noqa: E402
 
 GAMES = ("cernunos", "root")
 SCHEDULE_WEIGHTS = {  # inputs of each (game, file kind) in every cycle of 23 inputs. An input of Root costs

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def command(args, db: Path) -> list[str]:
     ludolex = Path(sys.executable).with_name("ludolex")
-    program = [str(ludolex)] if ludolex.exists() and args.code == ROOT else [sys.executable, "-m", "interpreter.cli"]
+    program = [str(ludolex)] if ludolex.exists() and args.code == ROOT else [sys.executable, "-m", "interpreter"]
     return program + ["simulate", args.game, "--games", str(args.games), "--jobs", str(args.jobs), "--db", str(db)]
 
 

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from interpreter.diagnostics import LudolexError  # noqa: E402
-from interpreter.scenarios import parse_scenario_file  # noqa: E402
+from interpreter.diagnostics.errors import LudolexError  # noqa: E402
+from interpreter.scenarios.files import parse_scenario_file  # noqa: E402
 
 
 BULLET = re.compile(r"^\s*- \*\*([A-Z]?[\w.\-]+?)(?:\*\*| )")

@@ -11,7 +11,7 @@ import itertools
 import re
 import warnings
 
-from ..limits import LIMITS
+from interpreter.safety.limits import LIMITS
 
 
 class CodeTooLarge(Exception):

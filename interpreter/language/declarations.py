@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import Position
-from .expressions import Expr
-from .statements import Block
+from interpreter.diagnostics.diagnostic import Position
+from interpreter.language.expressions import Expr
+from interpreter.language.statements import Block
 
 
 @dataclass

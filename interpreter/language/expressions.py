@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..builtins import BUILTINS, COMPONENT_ATTRIBUTES
-from ..diagnostics import Position, did_you_mean
-from .scope import Scope
-from .types import ANY, check
+from interpreter.diagnostics.diagnostic import Position
+from interpreter.diagnostics.suggestions import did_you_mean
+from interpreter.language.builtins import BUILTINS, COMPONENT_ATTRIBUTES
+from interpreter.language.scope import Scope
+from interpreter.language.types import ANY, check
 
 FAILED = "None"  # the code emitted for a node that failed to check; never run (loading fails)
 

@@ -13,11 +13,12 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from ..diagnostics import Diagnostic, LudolexError, Position
-from ..resources import resource_path
-from . import declarations as d
-from . import expressions as e
-from . import statements as s
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.language import declarations as d
+from interpreter.language import expressions as e
+from interpreter.language import statements as s
+from interpreter.language.grammar import grammar_text
 
 
 class _Indenter(Indenter):
@@ -56,8 +57,7 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_Indenter(), start=["start", "snippet"],
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", postlex=_Indenter(), start=["start", "snippet"],
                 propagate_positions=True, maybe_placeholders=True, cache=_private_cache())
 
 
@@ -77,15 +77,6 @@ def _private_cache() -> str | bool:
     except (OSError, RuntimeError):  # no home, a read-only disk...
         return False
     return str(file)
-
-
-@lru_cache(maxsize=1)
-def reserved_words() -> frozenset[str]:
-    """The language's keywords, read from the grammar: no name may be one of them."""
-    grammar = resource_path("grammar", "ludolex.lark").read_text(encoding="utf-8")
-    quoted = re.findall(r'"([a-z]+)"', grammar)
-    alternatives = [w for group in re.findall(r"/\(([a-z|]+)\)\\b/", grammar) for w in group.split("|")]
-    return frozenset(quoted + alternatives)
 
 
 def parse_tree(text: str, start: str = "start"):

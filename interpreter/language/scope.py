@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..diagnostics import Diagnostic, Position
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.language.grammar import reserved_words
 
 
 @dataclass
@@ -64,8 +65,6 @@ class Scope:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))
 
     def check_name(self, name: str, position: Position) -> None:
-        from .parser import reserved_words
-
         if name in reserved_words():
             self.error("LX329", f"`{name}` is a reserved word of the language: choose another name", position)
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from ..decisions import PASS, Decision
-from ..diagnostics import Position, RuleRuntimeError, did_you_mean
-from ..limits import LIMITS, LimitExceeded
-from ..runtime import EndTurn, GameOver, Result, Return, Signal
-from .expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
-from .scope import Scope
-from .types import ANY, check
+from interpreter.diagnostics.diagnostic import Position
+from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.diagnostics.suggestions import did_you_mean
+from interpreter.engine.decisions import PASS, Decision
+from interpreter.engine.runtime import EndTurn, GameOver, Result, Return, Signal
+from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
+from interpreter.language.scope import Scope
+from interpreter.language.types import ANY, check
+from interpreter.safety.limits import LIMITS, LimitExceeded
 
 
 @dataclass

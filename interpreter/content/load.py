@@ -1,0 +1,95 @@
+"""TODO"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from interpreter.content.models import Ability, Content, ContentFile
+from interpreter.content.schema_errors import schema_diagnostics
+from interpreter.content.yaml_source import position_of, read_yaml
+from interpreter.diagnostics.diagnostic import Diagnostic, loaded_text
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.safety.files import Boundary
+
+
+def load_content(places: Path | list[Path], boundary: Boundary | None = None) -> Content:
+    """Every *.yaml file of these folders (and these single files), merged; all problems reported together.
+
+    `boundary`: where files may be read from (by default, each file's project: see `read_yaml`)."""
+    content = Content()
+    diagnostics: list[Diagnostic] = []
+    places = places if isinstance(places, list) else [places]
+    files = [f for place in places for f in (sorted(place.glob("*.yaml")) if place.is_dir() else [place])]
+    for path in files:
+        content.files.append(path)
+        try:
+            document = read_yaml(path, boundary)
+        except LudolexError as error:
+            diagnostics += error.diagnostics
+            continue
+        if document is None:
+            continue
+        try:
+            parsed = ContentFile.model_validate(document)
+        except ValidationError as error:
+            diagnostics += schema_diagnostics(error, document, str(path), ContentFile)
+            continue
+        _merge(content, parsed, document, str(path), diagnostics)
+    if diagnostics:
+        raise LudolexError(diagnostics)
+    return content
+
+
+def _merge(content: Content, parsed: ContentFile, document, file: str, diagnostics: list[Diagnostic]) -> None:
+    if parsed.players is not None:
+        if content.players:
+            diagnostics.append(Diagnostic("LX301", "players are declared twice", position_of(document, ("players",), file)))
+        content.players = parsed.players
+        for i, player in enumerate(parsed.players):
+            content.positions[("players", player)] = position_of(document, ("players", i), file)
+    if parsed.board is not None:
+        if content.board is not None:
+            diagnostics.append(Diagnostic("LX301", "the board is declared twice", position_of(document, ("board",), file)))
+        content.board = parsed.board
+        content.positions[("board",)] = position_of(document, ("board",), file)
+        for name in parsed.board.locations or {}:
+            content.positions[("location", name)] = position_of(document, ("board", "locations", name), file)
+        for i, _ in enumerate(parsed.board.connections):
+            content.positions[("connection", i)] = position_of(document, ("board", "connections", i), file)
+        if parsed.board.grid:
+            for name in parsed.board.grid.attributes:
+                content.positions[("attributes", name)] = position_of(document, ("board", "grid", "attributes", name), file)
+    for kind, spec in parsed.pieces.items():
+        if kind in content.pieces:
+            diagnostics.append(Diagnostic("LX301", f"piece kind `{kind}` is declared twice", position_of(document, ("pieces", kind), file)))
+        content.pieces[kind] = spec
+        content.positions[("pieces", kind)] = position_of(document, ("pieces", kind), file)
+        for key in ("starts_in", "traits", "per_player", "count"):
+            content.positions[("pieces", kind, key)] = position_of(document, ("pieces", kind, key), file)
+        for name, source in spec.abilities.items():
+            abilities = document["pieces"][kind]["abilities"]
+            line, column = abilities.lc.value(name)
+            # A block scalar (`|`) starts on the line after its key; its text is indented.
+            block = "\n" in source.rstrip("\n") or source.endswith("\n")
+            if block:
+                first_line, indent = _first_text_line(file, line + 2)
+                source = source.lstrip("\n")
+            else:
+                quoted = _is_quoted(file, line + 1, column)
+                first_line, indent = line + 1, column + (1 if quoted else 0)
+            content.abilities.append(Ability(kind, name, source, file, first_line, indent + 1, block))
+
+
+def _first_text_line(file: str, line: int) -> tuple[int, int]:
+    """The first non-blank line from `line` on, and its indentation (a block scalar's text)."""
+    lines = (loaded_text(file) or "").splitlines()
+    while line <= len(lines) and not lines[line - 1].strip():
+        line += 1
+    text = lines[line - 1] if line <= len(lines) else ""
+    return line, len(text) - len(text.lstrip())
+
+
+def _is_quoted(file: str, line: int, column: int) -> bool:
+    lines = (loaded_text(file) or "").splitlines()
+    return 0 < line <= len(lines) and lines[line - 1][column:column + 1] in ("'", '"')

@@ -1,0 +1,62 @@
+"""TODO"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from interpreter.content.yaml_source import position_of
+from interpreter.diagnostics.diagnostic import Diagnostic
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.safety.files import OUTSIDE_HINT, Boundary, resource_path
+
+MANIFEST = "game.yaml"
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    title: str = ""
+    content: str | list[str]  # content folders, and single content files (a variant's own map)
+    rules: list[str] = []  # other folders whose *.rules are part of this game (a variant of another game)
+    description: str = ""
+    score: str | None = None  # a function of one player: the score shown in curves and reports
+
+    def content_places(self) -> list[str]:
+        return [self.content] if isinstance(self.content, str) else list(self.content)
+
+
+def find_ruleset(name_or_path: str) -> Path:
+    """A ruleset folder given by path, or by game name among the shipped rulesets."""
+    path = Path(name_or_path)
+    if (path / MANIFEST).exists():
+        return path
+    for base in (Path.cwd() / "rulesets", resource_path("rulesets")):
+        if (base / name_or_path / MANIFEST).exists():
+            return base / name_or_path
+    raise LudolexError([Diagnostic("LX001", f"no ruleset `{name_or_path}` (a folder with a {MANIFEST})", None)])
+
+
+def manifest_paths(directory: Path, entries: list[str], document, manifest_path: Path, key: str, fits, what: str,
+                    boundary: Boundary) -> list[Path]:
+    """The folders (or files) a manifest names under `key`, each checked to be inside the project, then to exist."""
+    found, problems = [], []
+    for i, entry in enumerate(entries):
+        where = position_of(document, (key,) if isinstance(document.get(key), str) else (key, i), str(manifest_path),
+                            value=True)
+        try:
+            path = (directory / entry).resolve()  # every link on the way followed
+            inside = boundary.contains(path)
+            ok = inside and fits(path)
+        except (ValueError, OSError, RuntimeError):  # a NUL byte, a name too long, a loop of links...
+            inside, ok = True, False
+        if not inside:  # said whether or not it exists: the manifest cannot probe the machine
+            problems.append(Diagnostic("LX209", f"{what} `{entry}` is outside the project: only the project's own "
+                                       "files are read", where, hint=OUTSIDE_HINT))
+        elif ok:
+            found.append(path)
+        else:
+            problems.append(Diagnostic("LX206", f"{what} `{entry}` not found", where))
+    if problems:
+        raise LudolexError(problems)
+    return found

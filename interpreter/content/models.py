@@ -1,0 +1,109 @@
+"""A game's content (players, board, pieces) in YAML, validated by pydantic models."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from interpreter.diagnostics.diagnostic import Position
+
+NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Grid(Strict):
+    columns: int = Field(ge=1, le=26)
+    rows: int = Field(ge=1, le=99)
+    connections: list[Literal["orthogonal", "diagonal", "wrap"]] = ["orthogonal"]
+    attributes: dict[str, dict[str, str | int | bool]] = {}
+
+
+class Connection(Strict):
+    from_: str = Field(alias="from")
+    to: str
+    type: str = Field(pattern=NAME_PATTERN)
+    direction: str | None = None
+    back: str | None = None
+    one_way: bool = False
+
+
+class BoardSpec(Strict):
+    grid: Grid | None = None
+    locations: dict[str, dict[str, str | int | bool]] | None = None
+    connections: list[Connection] = []
+
+    @model_validator(mode="after")
+    def one_shape(self):
+        if (self.grid is None) == (self.locations is None):
+            raise ValueError("a board has either `grid` or `locations`")
+        return self
+
+
+Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+
+
+Count = Annotated[int, Field(ge=0, le=10_000)]
+Scalar = str | int | bool
+
+
+class PieceKind(Strict):
+    # `per_player: 6` gives each player 6; `per_player: {red: 6}` gives only the players named.
+    per_player: Count | dict[Name, Count] | None = None
+    count: Count | None = None
+    starts_in: str = Field(pattern=NAME_PATTERN)
+    traits: list[Name] = []
+    properties: dict[Name, Scalar | list[Scalar]] = {}  # fixed values of the kind: a suit, a cost...
+    abilities: dict[Name, str] = {}
+
+    def owned(self, players: list[str]) -> dict[str | None, int]:
+        """How many components each owner has (`None`: shared)."""
+        if self.per_player is None:
+            return {None: self.count}
+        if isinstance(self.per_player, dict):
+            return {p: n for p, n in self.per_player.items() if p in players}
+        return {p: self.per_player for p in players}
+
+    @model_validator(mode="after")
+    def one_count(self):
+        if (self.per_player is None) == (self.count is None):
+            raise ValueError("a piece kind has either `per_player` (each player's own) or `count` (shared)")
+        return self
+
+
+class ContentFile(Strict):
+    players: list[Name] | None = None
+    board: BoardSpec | None = None
+    pieces: dict[Name, PieceKind] = {}
+
+    @model_validator(mode="after")
+    def players_once(self):
+        if self.players and len(set(self.players)) != len(self.players):
+            twice = sorted({p for p in self.players if self.players.count(p) > 1})
+            raise ValueError(f"a player is listed twice: {', '.join(twice)}")
+        return self
+
+
+@dataclass
+class Ability:
+    kind: str
+    name: str
+    source: str
+    file: str
+    line: int  # line of the first line of the snippet in the file
+    column: int
+    block: bool  # a `|` block: every line is indented by `column - 1`
+
+
+@dataclass
+class Content:
+    players: list[str] = field(default_factory=list)
+    board: BoardSpec | None = None
+    pieces: dict[str, PieceKind] = field(default_factory=dict)
+    abilities: list[Ability] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written

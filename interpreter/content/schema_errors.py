@@ -1,0 +1,95 @@
+"""TODO"""
+from __future__ import annotations
+
+from pydantic import BaseModel, ValidationError
+
+from interpreter.content.models import ContentFile
+from interpreter.content.yaml_source import position_of
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.suggestions import did_you_mean
+
+
+def schema_diagnostic(error: dict, document, file: str, model: type[BaseModel] | None = None) -> Diagnostic:
+    is_key = bool(error["loc"]) and error["loc"][-1] == "[key]"
+    location = _document_path(document, error["loc"])
+    position = position_of(document, location, file)
+    if error["type"] == "string_pattern_mismatch":
+        name = location[-1] if is_key else error.get("input")
+        return Diagnostic("LX205", f"`{name}` is not a name: use letters, digits and `_`, starting with a letter",
+                          position if is_key else position_of(document, location, file, value=True),
+                          hint=f"try `{_as_name(str(name))}`")
+    where = ".".join(str(step) for step in location) or "the file"
+    if error["type"] == "extra_forbidden":
+        key = str(location[-1])
+        known = _allowed_keys(location[:-1], model or ContentFile)
+        return Diagnostic("LX203", f"unknown key `{key}`", position, hint=did_you_mean(key, known))
+    if error["type"] == "missing":
+        return Diagnostic("LX204", f"missing field `{location[-1]}` in {'.'.join(map(str, location[:-1])) or 'the file'}", position)
+    return Diagnostic("LX205", f"{where}: {error['msg']}", position_of(document, location, file, value=True))
+
+
+def schema_diagnostics(error: ValidationError, document, file: str, model: type[BaseModel]) -> list[Diagnostic]:
+    """Every schema error of a file; a misspelled required key is one error (the unknown key, with
+    its suggestion), not two."""
+    if document is None or not isinstance(document, dict):
+        what = "empty" if document is None else f"a {type(document).__name__}, not a mapping of keys"
+        return [Diagnostic("LX205", f"the file is {what}", Position(file, 1, 1))]
+    found, places = [], set()
+    for e in error.errors():
+        diagnostic = schema_diagnostic(e, document, file, model)
+        place = (diagnostic.code, diagnostic.position)
+        if place not in places:  # a value that fits no branch of a union: one error, the first branch's
+            places.add(place)
+            found.append(diagnostic)
+    suggested = {d.hint for d in found if d.code == "LX203" and d.hint}
+    return [d for d in found if not (d.code == "LX204" and f"did you mean `{d.message.split('`')[1]}`?" in suggested)]
+
+
+def _as_name(text: str) -> str:
+    import re
+
+    name = re.sub(r"\W+", "_", text).strip("_") or "name"
+    return name if not name[0].isdigit() else f"_{name}"
+
+
+def _document_path(document, loc: tuple) -> tuple:
+    """pydantic's location with the names of union branches it tried (`str`, `dict[str,str]`)
+    left out: a step is kept when the document has it, or when it cannot be a branch's name."""
+    node, kept = document, []
+    for step in loc:
+        present = (isinstance(node, dict) and step in node) or (isinstance(node, list) and isinstance(step, int) and step < len(node))
+        if present:
+            node = node[step]
+            kept.append(step)
+        elif not _is_union_branch(step):
+            kept.append(step)
+            node = None
+    return tuple(kept)
+
+
+def _is_union_branch(step) -> bool:
+    """pydantic names the branch of a union it tried (`str`, `dict[str,str]`): not a YAML key."""
+    return isinstance(step, str) and ("[" in step or step.startswith("constrained-")
+                                      or step in ("str", "int", "bool", "float"))
+
+
+def _allowed_keys(location: tuple, model: type[BaseModel]) -> list[str]:
+    for step in location:
+        if model is None:
+            break
+        field_info = model.model_fields.get(str(step))
+        if field_info is None:
+            continue  # a list index or a mapping key (a kind's name): the same model below
+        annotation = field_info.annotation
+        nested = [a for a in _inner_types(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
+        model = nested[0] if nested else None
+    return [f.alias or name for name, f in (model.model_fields.items() if model else [])]
+
+
+def _inner_types(annotation) -> list:
+    found, stack = [], [annotation]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(getattr(current, "__args__", ()))
+    return found

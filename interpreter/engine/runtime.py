@@ -1,0 +1,82 @@
+"""What compiled rules run against: the state, the board, the program, and the control-flow signals."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from interpreter.diagnostics.diagnostic import Position
+from interpreter.engine.board import Board
+from interpreter.engine.state import State
+from interpreter.safety.limits import LIMITS, LimitExceeded
+
+
+class Signal(Exception):
+    """Control flow that unwinds compiled rules (not an error)."""
+
+
+class Return(Signal):
+    """Leave the current procedure or ability; also what an effect with no legal option does."""
+
+
+class EndTurn(Signal):
+    pass
+
+
+@dataclass
+class Result:
+    winner: str | None
+    scores: dict[str, int] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason}
+
+
+class GameOver(Signal):
+    def __init__(self, result: Result):
+        super().__init__(result.reason)
+        self.result = result
+
+
+_NOBODY = {"you": None}  # continuous rules act for no player
+
+
+class Runtime:
+    """One running game: compiled closures receive it as their first argument."""
+
+    def __init__(self, state: State, board: Board, program):
+        self.state = state
+        self.board = board
+        self.program = program
+        self.players: list[str] = program.players
+        self.batch = 0  # depth of `at once` blocks: continuous rules wait until the outermost ends
+        self.settling = False
+        self.decisions = 0
+        self.rolls: list[int] = []  # dice results a scenario imposes, used before the generator
+        self.steps = 0  # loop turns, calls and rule runs so far (the step budget, see limits.py)
+        self.step_limit = LIMITS.steps_per_decision
+        self.running = False  # rules (or a bot's valuation) are running now: the watchdog may stop them
+
+    def too_many_steps(self, position: Position | None) -> LimitExceeded:
+        """The error for a rule that went past the step budget (raised by the loops and calls that count steps)."""
+        if self.step_limit >= LIMITS.steps_per_game:
+            budget = f"{LIMITS.steps_per_game:,} steps in one game (LUDOLEX_STEPS_PER_GAME)"
+        else:
+            budget = f"{LIMITS.steps_per_decision:,} steps between two decisions (LUDOLEX_STEPS_PER_DECISION)"
+        return LimitExceeded(position, f"the rules ran past the limit of {budget}: a loop that never ends?")
+
+    def settle(self) -> None:
+        """Apply the continuous (`always`) rules until the state stops changing."""
+        if self.batch or self.settling or not self.program.always:
+            return
+        self.settling = True
+        try:
+            for _ in range(LIMITS.settle_rounds):
+                version = self.state.version
+                for rule in self.program.always:
+                    rule(self, _NOBODY)
+                if self.state.version == version:
+                    return
+            raise LimitExceeded(None, f"the continuous (`always`) rules still change the state after "
+                                      f"{LIMITS.settle_rounds:,} rounds (LUDOLEX_SETTLE_ROUNDS)")
+        finally:
+            self.settling = False

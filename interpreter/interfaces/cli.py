@@ -1,0 +1,489 @@
+"""The `ludolex` command: validate, play, simulate, replay, test.
+
+Exit status: 0 all went well, 1 problems found (in the rules, in a game, with a database), 2 the
+command was misused (a bad argument, a file that is not what the command reads), 130 stopped by
+Ctrl-C, 143 stopped by SIGTERM. No failure ends in a traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import time
+from collections import Counter
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from interpreter.agents.agent import PromptAgent, RandomAgent
+from interpreter.content.manifest import find_ruleset
+from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
+from interpreter.diagnostics.formats import FORMATS, render
+from interpreter.interfaces.display import show
+from interpreter.loading.stages import load_ruleset
+from interpreter.play.game import Game, seating
+from interpreter.simulation.backends import run
+from interpreter.simulation.local import default_jobs
+from interpreter.simulation.results_db import DEFAULT_DB, WORKER, DatabaseError, Results
+from interpreter.simulation.runner import LIMIT, Table
+
+# Arguments are checked where they come in, each with a clear message.
+MAX_GAMES = 10_000_000
+SEEDS = click.IntRange(0, 2**62)  # the first seed: seed + games stays within SQLite's integers
+STORED_SEEDS = click.IntRange(0, 2**62 + MAX_GAMES)
+GAMES = click.IntRange(1, MAX_GAMES)
+JOBS = click.IntRange(1, 1024)
+TURNS = click.IntRange(1)
+SAVED_GAME_BYTES = 200_000_000  # a saved game of a million decisions is a few megabytes
+SHOWN_FAILURES = 10  # failed games listed by seed at the end of a run; the others are counted
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: stop, keep what is done, say so in the exit status."""
+
+
+class Commands(click.Group):
+    """Whatever fails in a command ends in one clear line and an exit status, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except DatabaseError as error:
+            click.echo(f"error: {error}", err=True)
+            ctx.exit(2 if error.misuse else 1)
+        except RuleRuntimeError as error:
+            click.echo(f"error in the rules: {error}", err=True)
+            ctx.exit(1)
+        except KeyboardInterrupt as stop:
+            click.echo("stopped", err=True)
+            ctx.exit(143 if isinstance(stop, Terminated) else 130)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:  # the reader of the output has gone (`| head`): nothing more to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(1)
+        except Exception as error:
+            click.echo(f"error: {type(error).__name__}: {error}", err=True)
+            ctx.exit(1)
+
+
+@contextmanager
+def sigterm_as_ctrl_c():
+    def stop(signum, frame):
+        raise Terminated()
+
+    previous = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _load(game: str):
+    """The ruleset GAME names: not one is a misuse (exit 2), one with errors a problem (exit 1)."""
+    try:
+        find_ruleset(game)
+    except LudolexError as error:
+        raise click.UsageError(error.diagnostics[0].message) from None
+    except (ValueError, OSError) as error:  # a NUL byte, a name too long...
+        raise click.UsageError(f"no ruleset `{game}` ({error})") from None
+    try:
+        return load_ruleset(game)
+    except LudolexError as error:
+        click.echo(str(error), err=True)
+        sys.exit(1)
+
+
+@click.group(cls=Commands)
+def main() -> None:
+    """ludolex: tabletop games whose rules are data."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text (colour on a terminal), json (one object a line), github (Actions annotations), sarif (2.1.0).")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+    """Check rulesets and their scenario files; report every problem with its file, line and column.
+
+    Exit status: 0 clean, 1 problems found, 2 the command was misused.
+    """
+    from interpreter.validation.validate import ruleset_folders
+    from interpreter.validation.validate import validate as check
+
+    diagnostics = []
+    for path in paths:
+        if not path.exists() or not ruleset_folders(path):
+            raise click.UsageError(f"{path}: not a ruleset folder (one with a game.yaml) nor a folder of them")
+        diagnostics += check(path)
+    output = render(diagnostics, fmt, colour=sys.stdout.isatty() and fmt == "text")
+    if output:
+        click.echo(output)
+    failing = [d for d in diagnostics if d.severity == "error" or strict]
+    sys.exit(1 if failing else 0)
+
+
+@main.command()
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=Path("schemas"), show_default=True,
+              help="Folder to write the schemas to.")
+def schema(output: Path) -> None:
+    """Write the JSON Schema of every kind of YAML file, for editors to check as you type."""
+    from interpreter.validation.schemas import write_schemas
+
+    for path in write_schemas(output):
+        click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--human", "humans", multiple=True, metavar="PLAYER", help="A player typed at the terminal (repeat for hot-seat). Others are bots.")
+@click.option("--seed", type=SEEDS, default=0, show_default=True, help="Seed of the game and of the bots.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the finished game here, for `ludolex replay`.")
+def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None) -> None:
+    """Play GAME in the terminal; with no --human, watch two bots play."""
+    ruleset = _load(game)
+    players = ruleset.program.players
+    for human in humans:
+        if human not in players:
+            raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
+    console = Console(highlight=False)
+    agents = {p: PromptAgent() if p in humans else RandomAgent(seed * 1000 + i) for i, p in enumerate(players)}
+    current = Game(ruleset, seed=seed)
+    console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
+    show(console, current)
+    try:
+        while not current.finished:
+            decision = current.decision
+            index = agents[decision.player].choose(decision)
+            console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(decision.label(index))}")
+            version = current.state.version
+            current.choose(index)
+            if current.state.version != version:
+                show(console, current)
+    except (EOFError, KeyboardInterrupt):
+        console.print("\ngame abandoned")
+        sys.exit(130)
+    result = current.result
+    console.print("[bold]result:[/bold] " + escape(
+        f"{result.reason}; winner: {result.winner or 'none (draw)'}; "
+        f"scores: {', '.join(f'{p} {s}' for p, s in result.scores.items())}; turns: {current.state.turns}"))
+    if save:
+        save.write_text(current.dumps(), encoding="utf-8")
+        console.print(escape(f"saved to {save}"))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--games", type=GAMES, default=1000, show_default=True, help="How many games (seeds SEED .. SEED+GAMES-1).")
+@click.option("--seed", type=SEEDS, default=0, show_default=True, help="The first game's seed.")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot of each seat, comma-separated (one name: all seats): random, or a bot of the game's bots/ folder.")
+@click.option("--players", "--factions", "players", default=None,
+              help="Who sits at the table, comma-separated (or how many: the first N); the seating turns by one each game.")
+@click.option("--max-turns", type=TURNS, default=None, help="Stop a game after this many turns (counted as `turn limit`).")
+@click.option("--check", is_flag=True, help="Check after every decision that every component is in one zone and no total changed.")
+@click.option("--jobs", type=JOBS, default=None, help="Local processes [default: all cores].")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True, help="SQLite file for the results.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
+def simulate(game: str, games: int, seed: int, bots: str, players: str | None, max_turns: int | None, check: bool,
+             jobs: int | None, db: Path, backend: str, address: str | None) -> None:
+    """Play GAMES games between bots, keep them in DB, and report win rates and game length.
+
+    Games already in DB (same ruleset version, table and seed) are not played again: a run that
+    was stopped resumes, and a larger --games extends it. Each game is stored as soon as it ends:
+    Ctrl-C, SIGTERM, even kill -9 keep every finished game. A game that fails (an error in the
+    rules or a bot, a limit reached) is kept with its error, and the run goes on.
+
+    Exit status: 0 every game ended; 1 some game stopped on an error or a limit, or DB cannot be
+    used (damaged, read-only, full, in use); 2 misuse (a bad option, DB not a results database);
+    130 stopped by Ctrl-C, 143 by SIGTERM.
+    """
+    ruleset = _load(game)
+    table = Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns, check)
+    version, bots_key = ruleset.content_hash(), table.key()
+    wanted = range(seed, seed + games)
+    jobs = jobs or default_jobs()
+    console = Console(highlight=False, stderr=True, soft_wrap=True)
+    with sigterm_as_ctrl_c(), closing(Results(db)) as results:
+        done = results.seeds_done(version, bots_key, wanted)
+        to_play = games - len(done)
+        console.print(escape(f"{ruleset.name} (version {version}), bots {bots_key}: {len(done)} game(s) already in {db}, "
+                             f"{to_play} to play on {jobs} {'Ray worker(s)' if backend == 'ray' else 'process(es)'}"))
+        todo = (s for s in wanted if s not in done)
+        status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
+        records = results.records(version, bots_key, wanted, with_log=False)
+    failures = _print_summary(records, ruleset.name)
+    sys.exit(status or (1 if failures else 0))
+
+
+def _play_and_store(results: Results, ruleset, version: str, bots_key: str, todo, to_play: int, table: Table,
+                    jobs: int, backend: str, address: str | None, console: Console) -> int:
+    """Play the games and store each as it ends; 0, or the exit status of a run stopped by Ctrl-C or SIGTERM."""
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=console,
+                        disable=not to_play)
+    status, played, start = 0, 0, time.perf_counter()
+    try:
+        with closing(run(ruleset, todo, table, jobs, backend, address)) as stream, progress:
+            task = progress.add_task("simulating", total=to_play, rate="-")
+            for record in stream:
+                results.add(ruleset.name, version, bots_key, record)
+                played += 1
+                elapsed = time.perf_counter() - start
+                progress.update(task, advance=1, rate=f"{played / elapsed:.0f}" if elapsed else "-")
+    except KeyboardInterrupt as stop:
+        status = 143 if isinstance(stop, Terminated) else 130
+        console.print("stopped: the finished games are kept; run the same command again to resume")
+    seconds = time.perf_counter() - start
+    if played:
+        console.print(f"played {played} game(s) in {seconds:.1f} s: {played / seconds:.0f} games/s")
+    return status
+
+
+def _bots(text: str, ruleset) -> list[str]:
+    from interpreter.agents.rule_of_thumb import Policy, bot_names, policy_path
+
+    known = bot_names(ruleset)
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    unknown = [b for b in names if b not in known]
+    if not names or unknown:
+        raise click.UsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; bots of {ruleset.name}: {', '.join(known)}")
+    for name in set(names) - {"random"}:  # report a mistake in a bot file before any game
+        try:
+            Policy(policy_path(ruleset, name), ruleset)
+        except LudolexError as error:
+            click.echo(str(error), err=True)
+            sys.exit(1)
+    return names
+
+
+def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    known = ruleset.program.players
+    if re.fullmatch(r"[0-9]+", text.strip()):
+        count = int(text)
+        if not 1 <= count <= len(known):
+            raise click.UsageError(f"--players: {ruleset.name} seats 1 to {len(known)} players")
+        return tuple(known[:count])
+    try:
+        return tuple(seating(ruleset, [p.strip() for p in text.split(",") if p.strip()]))
+    except ValueError as error:
+        raise click.UsageError(f"--players: {error}")
+
+
+def _print_summary(records: list[dict], title: str) -> int:
+    """How the games ended, the ones that failed by seed, then the summary of the others.
+    Returns how many failed (stopped on an error or a limit, or lost with their worker)."""
+    from interpreter.reports.summary import render_summary, summarize
+
+    failed = [r for r in records if r["error"] is not None]
+    finished = [r for r in records if r["error"] is None]
+    reasons = Counter(r["reason"] for r in failed)
+    parts = [f"{len(finished)} finished"]
+    if reasons[LIMIT]:
+        parts.append(f"{reasons[LIMIT]} stopped by a limit")
+    if reasons[WORKER]:
+        parts.append(f"{reasons[WORKER]} lost with their worker process (played again by the next run)")
+    if len(failed) - reasons[LIMIT] - reasons[WORKER]:
+        parts.append(f"{len(failed) - reasons[LIMIT] - reasons[WORKER]} stopped on an error")
+    click.echo(f"{title}: {len(records)} game(s): {', '.join(parts)}")
+    for record in failed[:SHOWN_FAILURES]:
+        first_line = (record["error"].splitlines() or [""])[0][:300]
+        click.echo(f"  seed {record['seed']}: {record['reason'] or 'error'}: {first_line}")
+    if len(failed) > SHOWN_FAILURES:
+        click.echo(f"  ... and {len(failed) - SHOWN_FAILURES} more, each kept in the database with its error")
+    if not finished:
+        click.echo("no finished games")
+    else:
+        Console(highlight=False).print(render_summary(summarize(finished)))
+    return len(failed)
+
+
+@main.command()
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--version", "version", default=None, help="Ruleset version (hash) to report [default: the one with most games].")
+@click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the PNG plots and report.html.")
+def report(db: Path, version: str | None, plots: Path | None) -> None:
+    """Win rates with 95% intervals, first-player advantage, game length and scores of stored games."""
+    from interpreter.reports.plots import write_plots
+
+    with closing(Results(db, read_only=True)) as results:
+        versions = results.versions()
+        if not versions:
+            raise click.UsageError(f"{db}: no games")
+        chosen = next((v for v in versions if version is None or v[1].startswith(version)), None)
+        if chosen is None:
+            raise click.UsageError(f"{db}: no version {version}; versions: {', '.join(v[1] for v in versions)}")
+        game, ruleset_hash, bots, count = chosen
+        records = results.records(ruleset_hash, bots, with_log=False)
+    click.echo(f"{game}, version {ruleset_hash}, bots {bots}: {count} game(s)")
+    _print_summary(records, game)
+    if plots:
+        finished = [r for r in records if r["error"] is None]
+        for path in write_plots(finished, plots, f"{game} ({ruleset_hash})"):
+            click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("ruleset_a")
+@click.argument("ruleset_b")
+@click.option("--games", type=GAMES, default=2000, show_default=True)
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
+@click.option("--bots", default="random", show_default=True)
+@click.option("--jobs", type=JOBS, default=None, help="Local processes [default: all cores].")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--players", "--factions", "players", default=None, help="Who sits at the table (see simulate).")
+@click.option("--max-turns", type=TURNS, default=None, help="Stop a game after this many turns.")
+def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
+            players: str | None, max_turns: int | None) -> None:
+    """Play two versions of a game on the same seeds and say which differences are significant."""
+    from interpreter.reports.comparison import compare as compare_records
+    from interpreter.reports.comparison import render_comparison
+
+    jobs = jobs or default_jobs()
+    wanted = range(seed, seed + games)
+    tables = []  # both checked before any game
+    for name in (ruleset_a, ruleset_b):
+        ruleset = _load(name)
+        tables.append((name, ruleset, Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns)))
+    sides = []
+    with closing(Results(db)) as results:
+        for name, ruleset, table in tables:
+            version, bots_key = ruleset.content_hash(), table.key()
+            done = results.seeds_done(version, bots_key, wanted)
+            click.echo(f"{name}: version {version}, {games - len(done)} game(s) to play")
+            with closing(run(ruleset, (s for s in wanted if s not in done), table, jobs)) as stream:
+                for record in stream:
+                    results.add(ruleset.name, version, bots_key, record)
+            sides.append([r for r in results.records(version, bots_key, wanted, with_log=False) if r["error"] is None])
+    Console(highlight=False).print(render_comparison(compare_records(sides[0], sides[1], ruleset_a, ruleset_b)))
+
+
+def _whole_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_saved_game(saved, where: Path) -> dict:
+    """A saved game (`play --save`, or a game of a results database), checked field by field."""
+    players = saved.get("players") if isinstance(saved, dict) else None
+    problem = (
+        "not a JSON object" if not isinstance(saved, dict)
+        else "`game` is not a text" if not isinstance(saved.get("game"), str)
+        else "`seed` is not a whole number" if not _whole_number(saved.get("seed"))
+        else "`choices` is not a list of whole numbers"
+        if not (isinstance(saved.get("choices"), list) and all(map(_whole_number, saved["choices"])))
+        else "`players` is not a list of names"
+        if not (players is None or isinstance(players, list) and all(isinstance(p, str) for p in players))
+        else None)
+    if problem:
+        raise click.UsageError(f"{where}: not a saved game: {problem}")
+    return saved
+
+
+def _read_saved_game(file: Path) -> dict:
+    if not file.is_file():
+        raise click.UsageError(f"{file}: not a file")
+    try:
+        with file.open("rb") as opened:
+            data = opened.read(SAVED_GAME_BYTES + 1)
+        if len(data) > SAVED_GAME_BYTES:
+            raise click.UsageError(f"{file}: not a saved game (larger than {SAVED_GAME_BYTES} bytes)")
+        saved = json.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise click.UsageError(f"{file}: not a saved game ({type(error).__name__}: {str(error)[:200]})") from None
+    return _check_saved_game(saved, file)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--step", is_flag=True, help="Wait for Enter after each decision.")
+@click.option("--seed", type=STORED_SEEDS, default=None, help="With a results database: the seed of the game to replay.")
+@click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
+def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
+    """Replay a saved game (a JSON file, or --game G --seed S from a results database).
+
+    Exit status: 0 the replay reached the saved game; 1 it did not (the file does not match the
+    rules, or the rules stopped on an error); 2 misuse (FILE is not a saved game nor a results database).
+    """
+    if seed is not None:
+        if game is None:
+            raise click.UsageError("replaying from a database needs --game and --seed")
+        ruleset = _load(game)
+        with closing(Results(file, read_only=True)) as results:
+            stored = results.records(ruleset.content_hash(), None, range(seed, seed + 1))
+        if not stored:
+            raise click.UsageError(f"{file}: no game of this version of {game} with seed {seed}")
+        saved = _check_saved_game({"game": game, "seed": seed, "choices": stored[0]["log"],
+                                   "players": stored[0]["players"]}, file)
+    else:
+        saved = _read_saved_game(file)
+        ruleset = _load(saved["game"])
+    choices = saved["choices"]
+    console = Console(highlight=False)
+    try:
+        current = Game(ruleset, seed=saved["seed"], players=saved.get("players"))
+    except ValueError as error:
+        raise click.UsageError(f"{file}: {error}")
+    except RuleRuntimeError as error:
+        raise click.ClickException(f"the rules stopped on an error before the first choice: {error}")
+    for number, index in enumerate(choices, 1):
+        decision = current.decision
+        if decision is None:
+            raise click.ClickException(f"{file}: the game ended before choice {number}; the file does not match the rules")
+        if not 0 <= index < len(decision.options):
+            raise click.ClickException(f"{file}: choice {number} is option {index}, but `{decision.name}` has "
+                                       f"{len(decision.options)} option(s); the file does not match the rules")
+        console.print(f"{number:>4}. [bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(decision.label(index))}")
+        try:
+            current.choose(index)
+        except RuleRuntimeError as error:
+            raise click.ClickException(f"the rules stopped on an error at choice {number}: {error}")
+        if step:
+            show(console, current)
+            click.prompt("", default="", show_default=False, prompt_suffix="")
+    show(console, current)
+    if current.state.to_json() != saved.get("state", current.state.to_json()):
+        raise click.ClickException("the replay does not reach the saved state")
+    result = current.result
+    console.print(escape(f"result: {result.reason if result else 'unfinished'}; winner: {(result.winner if result else None) or 'none'}"))
+
+
+@main.command(name="test")
+@click.argument("game")
+def test_command(game: str) -> None:
+    """Run GAME's scenario tests (rulesets/GAME/tests/*.yaml)."""
+    from interpreter.scenarios.files import load_scenarios
+    from interpreter.scenarios.run import ScenarioFailure, run_scenario
+
+    ruleset = _load(game)
+    passed = failed = 0
+    for path in sorted((ruleset.directory / "tests").glob("*.yaml")):
+        try:
+            scenarios = load_scenarios(path)
+        except LudolexError as error:
+            click.echo(str(error))
+            failed += 1
+            continue
+        for loaded in scenarios:
+            try:
+                run_scenario(ruleset, loaded.scenario)
+                passed += 1
+            except (ScenarioFailure, RuleRuntimeError, LudolexError) as error:
+                failed += 1
+                click.echo(f"FAIL {loaded.position} {loaded.scenario.name} [{', '.join(loaded.scenario.rules)}]\n  {error}")
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

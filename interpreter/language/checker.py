@@ -1,0 +1,170 @@
+"""TODO"""
+from __future__ import annotations
+
+from interpreter.content.models import Content
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.suggestions import did_you_mean
+from interpreter.engine import board as boards
+from interpreter.engine.state import BOX
+from interpreter.language import declarations as d
+from interpreter.language.expressions import Literal, Negate
+from interpreter.language.grammar import reserved_words
+from interpreter.language.scope import Symbols
+from interpreter.language.statements import Deciding
+from interpreter.safety.limits import LIMITS
+
+
+def _constant(decl: d.PropertyDecl, diagnostics: list[Diagnostic]):
+    if isinstance(decl.value, Negate) and isinstance(decl.value.operand, Literal) and isinstance(decl.value.operand.value, int):
+        return -decl.value.operand.value
+    if not isinstance(decl.value, Literal):
+        message = "a property's default must be a plain value (a number, text, true/false or none)"
+        diagnostics.append(Diagnostic("LX321", message, decl.pos))
+        return None
+    return decl.value.value
+
+
+def collect_symbols(content: Content, board: boards.Board, declarations: list, abilities: list,
+                     diagnostics: list[Diagnostic]) -> Symbols:
+    symbols = Symbols(
+        kinds=list(content.pieces),
+        traits={t for spec in content.pieces.values() for t in spec.traits},
+        players=list(content.players),
+        connections=set(board.connection_types),
+        locations=set(board.locations),
+        kind_properties={name for spec in content.pieces.values() for name in spec.properties},
+        location_attributes={name for _, data in board.graph.nodes(data=True) for name in data},
+        abilities={a.name for a, _ in abilities},
+        zones={BOX: False},
+        trait_members={t: frozenset(k for k, s in content.pieces.items() if t in s.traits)
+                       for spec in content.pieces.values() for t in spec.traits},
+    )
+    seen: dict[str, Position | None] = {}
+
+    def declare(name: str, pos: Position, table: dict, value) -> None:
+        if name in reserved_words():
+            diagnostics.append(Diagnostic("LX329", f"`{name}` is a reserved word of the language: choose another name", pos))
+        if name == BOX:
+            diagnostics.append(Diagnostic("LX301", f"`{BOX}` is given by the language (the zone of pieces out of play)", pos))
+            return
+        if name in seen or symbols.kind_of(name) not in (None, "location"):
+            first = f" (first at line {seen[name].line})" if seen.get(name) and seen[name].file == pos.file else ""
+            diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice{first}", pos))
+            return  # the first declaration stands
+        seen[name] = pos
+        table[name] = value
+
+    for decl in declarations:
+        for param in getattr(decl, "params", None) or []:
+            if param in reserved_words():
+                diagnostics.append(Diagnostic("LX329", f"`{param}` is a reserved word of the language: choose another name", decl.pos))
+        params = getattr(decl, "params", None) or []
+        if len(set(params)) != len(params):
+            diagnostics.append(Diagnostic("LX301", "a parameter is named twice", decl.pos))
+
+    for decl in declarations:
+        if isinstance(decl, d.ZoneDecl):
+            declare(decl.name, decl.pos, symbols.zones, decl.per_player)
+        elif isinstance(decl, d.VariableDecl):
+            declare(decl.name, decl.pos, symbols.variables, decl.per_player)
+        elif isinstance(decl, d.FunctionDecl):
+            declare(decl.name, decl.pos, symbols.functions, len(decl.params))
+        elif isinstance(decl, d.ProcedureDecl):
+            declare(decl.name, decl.pos, symbols.procedures, len(decl.params))
+        elif isinstance(decl, d.PropertyDecl):
+            if decl.name in symbols.properties or decl.name in symbols.kind_properties:
+                diagnostics.append(Diagnostic("LX301", f"property `{decl.name}` is declared twice", decl.pos,
+                                              hint="pieces' `properties:` in the content declare it already"
+                                              if decl.name in symbols.kind_properties else None))
+            symbols.properties[decl.name] = _constant(decl, diagnostics)
+        elif isinstance(decl, (d.SetupDecl, d.PlayDecl)):
+            block = "setup" if isinstance(decl, d.SetupDecl) else "play"
+            if block in seen:
+                diagnostics.append(Diagnostic("LX301", f"`{block}:` is declared twice", decl.pos))
+            seen[block] = decl.pos
+        elif isinstance(decl, d.WhenDecl):
+            symbols.handled.add(decl.event)
+            if decl.event[0] == "event":
+                symbols.events[decl.event[1]] = len(decl.params)
+    _content_clashes(content, board, symbols, diagnostics)
+    total = 0
+    for kind, spec in content.pieces.items():
+        total += sum(spec.owned(content.players).values())
+        if total > LIMITS.components >= total - sum(spec.owned(content.players).values()):
+            diagnostics.append(Diagnostic("LX205", f"with `{kind}`, the game has more than {LIMITS.components:,} components "
+                                          "(LUDOLEX_COMPONENTS)", content.positions.get(("pieces", kind))))
+        for owner in spec.per_player if isinstance(spec.per_player, dict) else ():
+            if owner not in content.players:
+                diagnostics.append(Diagnostic("LX302", f"pieces `{kind}` are given to `{owner}`, who is not a player",
+                                              content.positions.get(("pieces", kind, "per_player")),
+                                              hint=did_you_mean(owner, content.players)))
+        if spec.count is not None and symbols.zones.get(spec.starts_in):
+            diagnostics.append(Diagnostic("LX322", f"shared pieces `{kind}` (a `count`, no owner) cannot start in "
+                                          f"`{spec.starts_in}`, which belongs to each player",
+                                          content.positions.get(("pieces", kind, "starts_in"))))
+        if spec.starts_in not in symbols.zones:
+            diagnostics.append(Diagnostic("LX322", f"pieces `{kind}` start in `{spec.starts_in}`, which no `zone` declares",
+                                          content.positions.get(("pieces", kind, "starts_in")),
+                                          hint=did_you_mean(spec.starts_in, symbols.zones)))
+    return symbols
+
+
+def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:
+    """Kinds, players, traits, connection types and locations share one space of names."""
+    named: dict[str, str] = {}
+    groups = [("kind of piece", symbols.kinds, lambda n: content.positions.get(("pieces", n))),
+              ("player", symbols.players, lambda n: content.positions.get(("players", n))),
+              ("trait", sorted(symbols.traits), lambda n: None),
+              ("connection type", sorted(symbols.connections), lambda n: content.positions.get(("board",))),
+              ("location", board.locations, lambda n: content.positions.get(("location", n), content.positions.get(("board",))))]
+    for what, names, where in groups:
+        for name in names:
+            if name in named and named[name] != what:
+                diagnostics.append(Diagnostic("LX301", f"`{name}` names both a {named[name]} and a {what}", where(name)))
+            named.setdefault(name, what)
+    for name in board.locations:
+        if name in symbols.zones:
+            diagnostics.append(Diagnostic("LX301", f"location `{name}` has the name of a zone",
+                                          content.positions.get(("location", name), content.positions.get(("board",)))))
+
+
+def find_deciding(declarations: list, abilities: list) -> Deciding:
+    """Which procedures, abilities and events can stop for a decision: those that decide themselves
+    (a `choose`, a `turn`...), then, through the calls, everything that reaches one of them."""
+    bodies: dict[tuple, list] = {}  # ("procedures", name) / ("abilities", name) / ("events", key) -> bodies
+    for x in declarations:
+        if isinstance(x, d.ProcedureDecl):
+            bodies.setdefault(("procedures", x.name), []).append(x.body)
+        elif isinstance(x, d.WhenDecl):
+            bodies.setdefault(("events", x.event), []).append(x.body)
+    for ability, body in abilities:
+        bodies.setdefault(("abilities", ability.name), []).append(body)
+    callers: dict[tuple, list] = {}
+    found = []
+    for node, blocks in bodies.items():
+        calls: set = set()
+        recorder = Deciding(*(_Recorder(table, calls) for table in ("procedures", "abilities", "events")))
+        if any([body.decides(recorder) for body in blocks]):  # a list: every body's calls are recorded
+            found.append(node)
+        for called in calls:
+            callers.setdefault(called, []).append(node)
+    deciding = Deciding(procedures={x.name: False for x in declarations if isinstance(x, d.ProcedureDecl)})
+    while found:
+        table, name = node = found.pop()
+        if getattr(deciding, table).get(name):
+            continue
+        getattr(deciding, table)[name] = True
+        found += callers.get(node, [])
+    return deciding
+
+
+class _Recorder(dict):
+    """A table of `Deciding` that answers "no" to every question and notes what was asked."""
+
+    def __init__(self, table: str, asked: set):
+        super().__init__()
+        self.table, self.asked = table, asked
+
+    def get(self, key, default=None):
+        self.asked.add((self.table, key))
+        return False

@@ -1,0 +1,110 @@
+"""TODO"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from interpreter.content.models import Content
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.suggestions import did_you_mean
+from interpreter.engine import board as boards
+from interpreter.engine.state import BOX
+from interpreter.language import declarations as d
+from interpreter.language.checker import collect_symbols, find_deciding
+from interpreter.language.codegen import CodeGen, CodeTooLarge
+from interpreter.language.expressions import quantified_code
+from interpreter.language.program import Program, make_procedure, make_trigger
+from interpreter.language.scope import Scope
+from interpreter.language.statements import run_body
+from interpreter.safety.limits import LIMITS
+
+
+def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list,
+                    diagnostics: list[Diagnostic], start: Position | None = None) -> Program:
+    symbols = collect_symbols(content, board, declarations, abilities, diagnostics)
+    program = Program(
+        players=list(content.players),
+        kind_order=list(content.pieces),
+        kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
+        zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},
+        kind_properties={kind: dict(spec.properties) for kind, spec in content.pieces.items()},
+    )
+    program.zones.setdefault(BOX, (False, "public"))
+    program.symbols = symbols
+    codegen = program.codegen = CodeGen()
+    scope = Scope(symbols, diagnostics, codegen=codegen)
+    deciding = find_deciding(declarations, abilities)
+
+    modifiers: dict[str, list] = {}
+    for decl in declarations:
+        if isinstance(decl, d.ModifyDecl):
+            if decl.name not in symbols.functions:
+                scope.error("LX319", f"`modify {decl.name}`: no function `{decl.name}` to modify", decl.pos,
+                            hint=did_you_mean(decl.name, symbols.functions))
+            elif len(decl.params) != symbols.functions[decl.name]:
+                scope.error("LX307", f"`{decl.name}` takes {symbols.functions[decl.name]} parameter(s)", decl.pos)
+            else:
+                modifiers.setdefault(decl.name, []).append(decl)
+    for decl in declarations:
+        if isinstance(decl, d.FunctionDecl):
+            parts = [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers.get(decl.name, [])]
+            if not any(quantified_code(expr) for _, expr in parts):
+                symbols.inlinable[decl.name] = parts
+    where = start
+    try:
+        for number, decl in enumerate(declarations):
+            where = decl.pos
+            if isinstance(decl, d.VariableDecl):
+                program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
+            elif isinstance(decl, d.FunctionDecl):
+                try:
+                    program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
+                    program.function_positions[decl.name] = decl.pos
+                except (RecursionError, MemoryError):  # Python refuses code this deep
+                    scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
+            elif isinstance(decl, d.ProcedureDecl):
+                body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
+                wanted = deciding.procedures[decl.name]
+                program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, decl.pos)
+            elif isinstance(decl, d.WhenDecl):
+                inner = scope.with_locals(*decl.params)
+                condition = decl.condition.compile(inner) if decl.condition else None
+                body, generator = decl.body.compile(inner, deciding)
+                program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator, decl.pos))
+            elif isinstance(decl, d.AlwaysDecl):
+                body, generator = decl.body.compile(scope, deciding)
+                if generator:
+                    scope.error("LX316", f"continuous rule `{decl.name}` cannot ask for a decision", decl.pos)
+                program.always.append(body)
+            elif isinstance(decl, (d.SetupDecl, d.PlayDecl)):
+                body = run_body(*decl.body.compile(scope, deciding))
+                setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
+        for ability, body in abilities:
+            where = Position(ability.file, ability.line, ability.column)
+            compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
+            wanted = deciding.abilities.get(ability.name, False)
+            program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
+    except CodeTooLarge:
+        scope.error("LX106", f"the rules compile to more than {LIMITS.compiled_characters:,} characters of Python "
+                    "(LUDOLEX_COMPILED_CHARACTERS): make them smaller", where)
+        return program
+    for decl in declarations:
+        if isinstance(decl, (d.FunctionDecl, d.ProcedureDecl)) and decl.name not in symbols.used:
+            what = "function" if isinstance(decl, d.FunctionDecl) else "procedure"
+            scope.warn("LX325", f"{what} `{decl.name}` is never used", decl.pos)
+    if program.play is None:
+        diagnostics.append(Diagnostic("LX320", "the rules have no `play:` block (the game's flow)", start))
+    return program
+
+
+def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], scope: Scope):
+    """`fn_NAME(rt, a0, a1...)`: the base expression plus every modifier, cached if it loops."""
+    params = [f"a{i}" for i in range(len(decl.params))]
+    pure = replace(scope, pure=True)
+    parts = []
+    for names, expr in [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers]:
+        parts.append(expr.code(pure.with_locals(*names), dict(zip(names, params))))
+    compute = scope.codegen.define(f"compute_{decl.name}", params, " + ".join(f"({p})" for p in parts))
+    if any(quantified_code(e) for e in [decl.body] + [m.amount for m in modifiers]):
+        return scope.codegen.cached(f"fn_{decl.name}", number, params, f"compute_{decl.name}")
+    scope.codegen.namespace[f"fn_{decl.name}"] = compute
+    return compute

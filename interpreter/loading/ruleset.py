@@ -1,0 +1,65 @@
+"""TODO"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from interpreter.content.manifest import MANIFEST, Manifest
+from interpreter.content.models import Content
+from interpreter.diagnostics.diagnostic import Diagnostic
+from interpreter.engine import board as boards
+from interpreter.engine.state import BOX, Component, State, player_zone
+from interpreter.language.program import Program
+from interpreter.safety.files import Boundary, read_source_bytes
+
+
+@dataclass
+class Ruleset:
+    name: str
+    directory: Path
+    manifest: Manifest
+    content: Content
+    board: boards.Board
+    program: Program
+    rule_files: list[Path]
+    warnings: list[Diagnostic]
+    policies: dict = field(default_factory=dict)  # rule-of-thumb bots loaded so far, by name
+
+    def initial_state(self, seed: int) -> State:
+        state = State(seed=seed)
+        state.rng.seed(seed)
+        for zone in self.zone_names():
+            state.zones[zone] = []
+        for kind, spec in self.content.pieces.items():
+            per_player_zone = self.program.zones[spec.starts_in][0]
+            for owner, number in spec.owned(self.content.players).items():
+                zone = player_zone(spec.starts_in, owner) if per_player_zone and owner else spec.starts_in
+                for n in range(1, number + 1):
+                    state.add(Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone))
+        return state
+
+    def zone_names(self) -> list[str]:
+        names = [BOX] + list(self.board.locations)
+        for zone, (per_player, _) in self.program.zones.items():
+            if zone == BOX:
+                continue
+            names += [player_zone(zone, p) for p in self.content.players] if per_player else [zone]
+        return names
+
+    def content_hash(self) -> str:
+        """The version of the ruleset: a hash of its manifest, rules files and content files."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        boundary = Boundary.of_ruleset(self.directory)
+        for path in [self.directory / MANIFEST] + sorted(self.rule_files) + sorted(self.content.files):
+            digest.update(path.name.encode() + b"\0" + read_source_bytes(path, boundary) + b"\0")
+        return digest.hexdigest()[:16]
+
+    def component_totals(self) -> dict[tuple, int]:
+        totals = {}
+        for kind, spec in self.content.pieces.items():
+            for owner, number in spec.owned(self.content.players).items():
+                if number:
+                    totals[(owner, kind)] = number
+        return totals

@@ -1,0 +1,157 @@
+"""A game in progress: run the rules until a player must decide, then resume with `choose`.
+
+    from interpreter import load, Game
+    game = Game(load("rulesets/mygame"), seed=7)
+    game.decision.name, game.decision.player, game.decision.labels()   # ('place', 'red', ['stone a1', ...])
+    game.choose("stone c2")
+"""
+from __future__ import annotations
+
+import json
+
+from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.engine.decisions import Decision
+from interpreter.engine.runtime import EndTurn, GameOver, Result, Return, Runtime
+from interpreter.engine.state import State
+from interpreter.loading.ruleset import Ruleset
+from interpreter.safety.limits import LIMITS, LimitExceeded
+from interpreter.safety.watchdog import WATCHDOG
+
+
+def seating(ruleset: Ruleset, players: list[str] | None) -> list[str]:
+    """The players at the table, in seating order: some of the content's players, each once."""
+    known = ruleset.program.players
+    if players is None:
+        return list(known)
+    unknown = [p for p in players if p not in known]
+    if unknown:
+        raise ValueError(f"no player `{unknown[0]}` in {ruleset.name} (players: {', '.join(known)})")
+    if len(set(players)) != len(players) or not players:
+        raise ValueError("name each player once, at least one")
+    return list(players)
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset, seed: int = 0, position=None, players: list[str] | None = None,
+                 run_setup: bool = True, rolls: list[int] = ()):
+        """`position` (optional) is a callable that arranges the state after setup, before play.
+        `players`: who sits at the table, in seating order (default: every player of the content).
+        `run_setup=False` skips the `setup:` block (a scenario then lays out the whole position).
+        `rolls`: dice results to give, in order, before the seeded generator takes over."""
+        self.ruleset = ruleset
+        self.seed = seed
+        self.run_setup = run_setup
+        self.state: State = ruleset.initial_state(seed)
+        self.runtime = Runtime(self.state, ruleset.board, ruleset.program)
+        self.runtime.players = seating(ruleset, players)
+        self.runtime.rolls = list(rolls)
+        self.position = position
+        self.log: list[int] = []
+        self.decision: Decision | None = None
+        self.result: Result | None = None
+        self._flow = self._run()
+        WATCHDOG.arm()
+        self._resume(None)
+
+    @property
+    def players(self) -> list[str]:
+        """Who sits at the table, in seating order."""
+        return self.runtime.players
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def _run(self):
+        rt, program = self.runtime, self.ruleset.program
+        for name, per_player, value, position in program.variables:
+            try:
+                if per_player:
+                    self.state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
+                else:
+                    self.state.variables[name] = value(rt, {"you": None})
+            except Exception as error:
+                raise RuleRuntimeError(position, f"the initial value of `{name}`: {type(error).__name__}: {error}") from error
+        env = {"you": None}
+        if program.setup is not None and self.run_setup:
+            yield from program.setup(rt, env)
+        if self.position is not None:
+            self.position(self)
+            rt.settle()
+        yield from program.play(rt, env)
+
+    def _resume(self, index: int | None) -> None:
+        """Run the rules until the next decision or the end. A rule that fails, or runs past a
+        limit, raises RuleRuntimeError and stops the game for good (no decision pending)."""
+        rt, self.decision = self.runtime, None
+        if rt.decisions > LIMITS.decisions_per_game:
+            raise LimitExceeded(None, f"the game went past {LIMITS.decisions_per_game:,} decisions "
+                                      "(LUDOLEX_DECISIONS_PER_GAME): do the rules ever end it?")
+        rt.step_limit = min(rt.steps + LIMITS.steps_per_decision, LIMITS.steps_per_game)
+        rt.running = True
+        WATCHDOG.watch(rt)
+        try:
+            self.decision = self._flow.send(index)
+        except GameOver as over:
+            self.result = over.result
+        except StopIteration:
+            raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)") from None
+        except EndTurn:
+            raise RuleRuntimeError(None, "`end turn` outside any turn") from None
+        except Return:
+            raise RuleRuntimeError(None, "`return` (or a choice with no option) outside any procedure or ability") from None
+        except RuleRuntimeError:
+            raise
+        except Exception as error:  # outside any statement (statements report their own position)
+            raise RuleRuntimeError(None, f"{type(error).__name__}: {error}") from error
+        finally:
+            rt.running = False
+
+    def choose(self, choice) -> None:
+        """Resume with an option given by index, by label ("stone c2") or as a dict of its values."""
+        if self.decision is None:
+            raise RuntimeError("the game is not waiting for a decision")
+        index = self.decision.index_of(choice)
+        self.log.append(index)
+        self.runtime.decisions += 1
+        self._resume(index)
+
+    def evaluate(self, source: str):
+        """The value of an expression of the rules language in the current state (for tests and tools)."""
+        value, diagnostics = self.ruleset.program.compile_value(source)
+        if diagnostics:
+            raise ValueError("; ".join(d.message for d in diagnostics))
+        return value(self.runtime, {"you": self.decision.player if self.decision else None})
+
+    # saving and replaying
+    def to_json(self) -> dict:
+        return {
+            "game": self.ruleset.name,
+            "seed": self.seed,
+            "players": list(self.players),
+            "choices": list(self.log),
+            "state": self.state.to_json(),
+            "result": self.result.to_json() if self.result else None,
+        }
+
+    @classmethod
+    def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position=None,
+               players: list[str] | None = None) -> "Game":
+        game = cls(ruleset, seed, position, players)
+        for index in choices:
+            game.choose(index)
+        return game
+
+    @classmethod
+    def from_json(cls, ruleset: Ruleset, data: dict) -> "Game":
+        """Rebuild a saved game by replaying its choices, and check it reaches the saved state."""
+        try:
+            game = cls.replay(ruleset, data["seed"], data["choices"], players=data.get("players"))
+        except (ValueError, RuntimeError) as error:
+            raise ValueError(f"replaying the saved choices does not reach the saved state: {error}") from None
+        if game.state.to_json() != data["state"]:
+            raise ValueError("replaying the saved choices does not reach the saved state")
+        return game
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)

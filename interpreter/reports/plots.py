@@ -1,0 +1,144 @@
+"""TODO"""
+from __future__ import annotations
+
+import base64
+import html
+import math
+from pathlib import Path
+from typing import Sequence
+
+from interpreter.reports.stats import describe
+from interpreter.reports.summary import Record, Summary, html_table, players_of, summarize, summary_sheets
+
+# Plots and the HTML page --------------------------------------------------------------------------
+
+def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], list[float], list[float]]]:
+    """For each player: turns, mean score after each turn and its standard deviation across games.
+
+    A game that has ended keeps its last score up to the last turn of the longest game, so every point
+    averages over all games whose curve has started for that player.
+    """
+    curves = [r["score_curve"] for r in records if r.get("score_curve")]
+    if not curves:
+        return {}
+    last_turn = max(int(point[0]) for curve in curves for point in curve)
+    result = {}
+    for player in players_of(records):
+        turns, means, sds = [], [], []
+        filled = []
+        for curve in curves:
+            by_turn = {int(t): s[player] for t, s in curve if player in s}
+            values, current = [], math.nan
+            for turn in range(1, last_turn + 1):
+                current = by_turn.get(turn, current)
+                values.append(current)
+            filled.append(values)
+        for i in range(last_turn):
+            column = [v[i] for v in filled if not math.isnan(v[i])]
+            if column:
+                d = describe(column)
+                turns.append(i + 1)
+                means.append(d.mean)
+                sds.append(d.sd)
+        if turns:
+            result[player] = (turns, means, sds)
+    return result
+
+
+def _figure(size: tuple[float, float] = (7, 4)):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _plot_win_rates(summary: Summary, title: str, path: Path) -> None:
+    figure = _figure()
+    axes = figure.add_subplot()
+    rates = list(summary.wins.items()) + [("(no winner)", summary.draws)]
+    names = [n for n, _ in rates]
+    values = [100 * r.rate for _, r in rates]
+    errors = [[100 * (r.rate - r.low) for _, r in rates], [100 * (r.high - r.rate) for _, r in rates]]
+    colours = [f"C{i}" for i in range(len(summary.wins))] + ["grey"]
+    bars = axes.bar(names, values, yerr=errors, capsize=6, color=colours)
+    axes.bar_label(bars, labels=[f"{v:.1f}%" for v in values], label_type="center", color="white")
+    if summary.games:
+        axes.axhline(100 * summary.first_player_fair, linestyle="--", color="black", linewidth=1,
+                     label=f"fair share {100 * summary.first_player_fair:.1f}%")
+        axes.legend(loc="upper right")
+    axes.set_ylabel("% of games (95% interval)")
+    axes.set_title(f"{title}\nwin rates over {summary.games} games", fontsize=10)
+    figure.savefig(path, dpi=100)
+
+
+def _plot_lengths(records: Sequence[Record], title: str, path: Path) -> None:
+    figure = _figure()
+    axes = figure.add_subplot()
+    turns = [r["turns"] for r in records]
+    if turns:
+        low, high = min(turns), max(turns)
+        bins = [x - 0.5 for x in range(low, high + 2)] if high - low <= 80 else 40
+        axes.hist(turns, bins=bins, color="C0", edgecolor="white")
+    axes.set_xlabel("turns")
+    axes.set_ylabel("games")
+    axes.set_title(f"{title}\ngame length over {len(records)} games", fontsize=10)
+    figure.savefig(path, dpi=100)
+
+
+def _plot_score_curves(curves: dict[str, tuple[list[int], list[float], list[float]]], title: str,
+                       path: Path) -> None:
+    figure = _figure()
+    axes = figure.add_subplot()
+    for i, (player, (turns, means, sds)) in enumerate(curves.items()):
+        axes.plot(turns, means, color=f"C{i}", label=player)
+        axes.fill_between(turns, [m - s for m, s in zip(means, sds)], [m + s for m, s in zip(means, sds)],
+                          color=f"C{i}", alpha=0.2)
+    axes.set_xlabel("turn")
+    axes.set_ylabel("score (mean ± 1 sd)")
+    axes.set_title(f"{title}\nscore after each turn (ended games keep their final score)", fontsize=10)
+    axes.legend()
+    figure.savefig(path, dpi=100)
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }}
+table {{ border-collapse: collapse; margin: 0.5rem 0; }}
+th, td {{ padding: 0.2rem 0.7rem; border-bottom: 1px solid #ddd; text-align: right; }}
+th:first-child, td:first-child, td:last-child {{ text-align: left; }}
+.note {{ color: #666; font-size: 0.9rem; margin-top: 0; }}
+img {{ max-width: 100%; display: block; margin: 1rem 0; }}
+</style></head><body>
+<h1>{title}</h1>
+{tables}
+{images}
+</body></html>
+"""
+
+
+def write_plots(records: Sequence[Record], folder: Path | str, title: str) -> list[Path]:
+    """Write win_rates.png, lengths.png, score_curves.png (when games have score curves) and report.html.
+
+    report.html holds the summary tables and the images inline (base64 data URIs): it opens with no
+    network and no other file. Returns the paths written, report.html last.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = summarize(records)
+    written = [folder / "win_rates.png", folder / "lengths.png"]
+    _plot_win_rates(summary, title, written[0])
+    _plot_lengths(records, title, written[1])
+    curves = mean_score_curves(records)
+    if curves:
+        written.append(folder / "score_curves.png")
+        _plot_score_curves(curves, title, written[-1])
+    images = "\n".join(
+        f"<img alt='{path.stem.replace('_', ' ')}' src='data:image/png;base64,"
+        f"{base64.b64encode(path.read_bytes()).decode('ascii')}'>" for path in written)
+    tables = "\n".join(html_table(s) for s in summary_sheets(summary))
+    page = folder / "report.html"
+    page.write_text(PAGE.format(title=html.escape(title), tables=tables, images=images), encoding="utf-8")
+    return written + [page]

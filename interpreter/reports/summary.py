@@ -1,0 +1,200 @@
+"""What many simulated games say: summaries, comparisons, plots and a self-contained HTML report.
+
+Everything here is a pure function of game records, plain dicts such as
+    {"seed": 17, "players": ["a", "b"], "winner": "a" or None, "scores": {"a": 5, "b": 6} or {},
+     "turns": 17, "decisions": 46, "score_curve": [[1, {"a": 1, "b": 0}], ...] or []}
+where players[0] plays first and winner None is a draw (or a game nobody won).
+"""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+
+from interpreter.reports.stats import Bin, Description, binomial_p_value, describe, histogram, wilson_interval
+
+Record = dict[str, Any]
+SIGNIFICANCE = 0.05
+
+
+@dataclass(frozen=True)
+class Rate:
+    """`count` out of `n`, with its 95% Wilson interval."""
+
+    count: int
+    n: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.count / self.n if self.n else 0.0
+
+
+def rate(count: int, n: int) -> Rate:
+    """A Rate with its 95% Wilson interval."""
+    return Rate(count, n, *wilson_interval(count, n))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a batch of games says, see `summarize`."""
+
+    games: int
+    players: list[str]
+    wins: dict[str, Rate]             # per player, over the games they took part in
+    draws: Rate                       # games without a winner
+    first_player: Rate                # wins of the player in seat 0, over all games
+    first_player_fair: float          # 1 / number of players (averaged over games)
+    first_player_p: float             # exact binomial test of first_player against first_player_fair
+    turns: Description
+    decisions: Description
+    turns_histogram: list[Bin]
+    decisions_histogram: list[Bin]
+    scores: dict[str, Description]    # final score per player, over the games that have scores
+    margin: Description               # winner's score minus the best other score, decided games with scores
+
+
+def players_of(records: Iterable[Record]) -> list[str]:
+    """Every player, in the seat order in which they first appear."""
+    seen: dict[str, None] = {}
+    for record in records:
+        for player in record["players"]:
+            seen.setdefault(player, None)
+    return list(seen)
+
+
+def summarize(records: Sequence[Record]) -> Summary:
+    """Win rates, draws, first-player advantage, game length and score spread of `records`.
+
+    The first player's "fair" win rate is 1 / number of players, so draws pull the observed rate under it.
+    The margin is taken in games with a winner and final scores: the winner's score minus the best score
+    of the others (negative when the rules let a lower score win).
+    """
+    players = players_of(records)
+    wins = {p: rate(sum(r["winner"] == p for r in records), sum(p in r["players"] for r in records))
+            for p in players}
+    draws = rate(sum(r["winner"] is None for r in records), len(records))
+    first = rate(sum(r["winner"] is not None and r["winner"] == r["players"][0] for r in records), len(records))
+    fair = sum(1 / len(r["players"]) for r in records) / len(records) if records else 0.0
+    turns = [r["turns"] for r in records]
+    decisions = [r["decisions"] for r in records]
+    scores = {p: describe([r["scores"][p] for r in records if p in (r.get("scores") or {})]) for p in players}
+    margins = []
+    for r in records:
+        final = r.get("scores") or {}
+        others = [s for p, s in final.items() if p != r["winner"]]
+        if r["winner"] in final and others:
+            margins.append(final[r["winner"]] - max(others))
+    return Summary(
+        games=len(records), players=players, wins=wins, draws=draws, first_player=first,
+        first_player_fair=fair, first_player_p=binomial_p_value(first.count, first.n, fair),
+        turns=describe(turns), decisions=describe(decisions),
+        turns_histogram=histogram(turns), decisions_histogram=histogram(decisions),
+        scores={p: d for p, d in scores.items() if d.n}, margin=describe(margins))
+
+
+# Formatting ---------------------------------------------------------------------------------------
+
+def percent(r: Rate) -> str:
+    """`50.4% [47.3–53.5]`, or an em dash with no games."""
+    if not r.n:
+        return "—"
+    return f"{100 * r.rate:.1f}% [{100 * r.low:.1f}–{100 * r.high:.1f}]"
+
+
+def number(x: float) -> str:
+    """Whole numbers as such, others to one decimal; NaN as an em dash."""
+    if math.isnan(x):
+        return "—"
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def p_cell(p: float) -> str:
+    """A p-value for a table cell: `< 0.001` or three decimals."""
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_text(p: float) -> str:
+    """A p-value in a sentence: `p < 0.001` or `p = 0.034`."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+@dataclass
+class Sheet:
+    """A table as plain strings, rendered both by rich and as HTML."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    note: str = ""
+
+
+def _bar(count: int, most: int, width: int = 30) -> str:
+    return "█" * max(1 if count else 0, round(width * count / most)) if most else ""
+
+
+def _histogram_sheet(title: str, bins: list[Bin]) -> Sheet:
+    most = max((b.count for b in bins), default=0)
+    rows = [[str(b.low) if b.low == b.high else f"{b.low}–{b.high}", str(b.count), _bar(b.count, most)]
+            for b in bins]
+    return Sheet(title, [title.split()[0], "Games", ""], rows)
+
+
+def _description_row(name: str, d: Description) -> list[str]:
+    return [name, str(d.n), number(d.mean), number(d.sd), number(d.min), number(d.q1), number(d.median),
+            number(d.q3), number(d.max)]
+
+
+DESCRIPTION_COLUMNS = ["", "n", "mean", "sd", "min", "q1", "median", "q3", "max"]
+
+
+def summary_sheets(summary: Summary) -> list[Sheet]:
+    """The tables of a summary, as strings."""
+    results = Sheet(f"Results of {summary.games} games", ["Player", "Wins", "Games", "Win rate [95% CI]"])
+    for player, r in summary.wins.items():
+        results.rows.append([player, str(r.count), str(r.n), percent(r)])
+    results.rows.append(["(no winner)", str(summary.draws.count), str(summary.draws.n), percent(summary.draws)])
+    first = Sheet("First-player advantage", ["", "Wins", "Win rate [95% CI]", "Fair rate", "p vs fair"],
+                  [["seat 0", str(summary.first_player.count), percent(summary.first_player),
+                    f"{100 * summary.first_player_fair:.1f}%", p_cell(summary.first_player_p)]],
+                  note="exact binomial test; draws count as games the first player did not win")
+    length = Sheet("Game length", DESCRIPTION_COLUMNS,
+                   [_description_row("turns", summary.turns), _description_row("decisions", summary.decisions)])
+    sheets = [results, first, length, _histogram_sheet("Turns per game", summary.turns_histogram),
+              _histogram_sheet("Decisions per game", summary.decisions_histogram)]
+    if summary.scores:
+        scores = Sheet("Final scores", DESCRIPTION_COLUMNS,
+                       [_description_row(p, d) for p, d in summary.scores.items()],
+                       note="margin: the winner's score minus the best other score, in games with a winner")
+        if summary.margin.n:
+            scores.rows.append(_description_row("margin", summary.margin))
+        sheets.append(scores)
+    return sheets
+
+
+def rich_table(sheet: Sheet) -> Table:
+    """A sheet as a rich Table: first column left, the others right."""
+    table = Table(title=sheet.title, title_style="bold", caption=sheet.note or None, title_justify="left")
+    for i, column in enumerate(sheet.columns):
+        table.add_column(column, justify="left" if i == 0 or column == "" else "right")
+    for row in sheet.rows:
+        table.add_row(*row)
+    return table
+
+
+def html_table(sheet: Sheet) -> str:
+    """A sheet as an HTML table with a heading."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in sheet.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in sheet.rows)
+    note = f"<p class='note'>{html.escape(sheet.note)}</p>" if sheet.note else ""
+    return f"<h2>{html.escape(sheet.title)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
+
+
+def render_summary(summary: Summary) -> RenderableType:
+    """The summary as rich tables, for `Console.print`."""
+    return Group(*(rich_table(s) for s in summary_sheets(summary)))

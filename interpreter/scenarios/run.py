@@ -1,0 +1,164 @@
+"""TODO"""
+from __future__ import annotations
+
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.engine.state import BOX, player_zone
+from interpreter.loading.ruleset import Ruleset
+from interpreter.play.game import Game
+from interpreter.play.visibility import can_see
+from interpreter.scenarios.files import NOBODY, Expectation, PositionSpec, Scenario, merged
+
+
+class ScenarioFailure(AssertionError):
+    pass
+
+
+def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
+    """Play the scenario; raise ScenarioFailure with a readable account of any difference."""
+    arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
+    try:
+        game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls)
+    except ValueError as error:
+        raise ScenarioFailure(str(error)) from None
+    for step, choice in enumerate(scenario.choices, 1):
+        expected_player = choice.get("by") if isinstance(choice, dict) else None
+        named = {k: v for k, v in choice.items() if k != "by"} if isinstance(choice, dict) else {}
+        if isinstance(choice, dict) and len(named) != 1:
+            raise ScenarioFailure(f"choice {step}: write one `decision: option` pair (and optionally `by: player`)")
+        expected_name, label = next(iter(named.items())) if named else (None, choice)
+        decision = game.decision
+        if decision is None:
+            raise ScenarioFailure(f"choice {step} ({label}): the game is over ({game.result.reason}), no decision is pending")
+        if expected_name and decision.name != expected_name:
+            raise ScenarioFailure(f"choice {step}: expected a `{expected_name}` decision, got `{decision.name}` "
+                                  f"by {decision.player}: {', '.join(decision.labels())}")
+        if expected_player and decision.player != expected_player:
+            raise ScenarioFailure(f"choice {step}: expected {expected_player} to decide `{decision.name}`, "
+                                  f"but {decision.player} decides it")
+        try:
+            game.choose(str(label))
+        except ValueError as error:
+            raise ScenarioFailure(f"choice {step}: {error}") from None
+    check_expectation(game, scenario.expect)
+    return game
+
+
+def _component_label(component) -> str:
+    return f"{component.owner} {component.kind}" if component.owner else component.kind
+
+
+def parse_label(label: str) -> tuple[str | None, str]:
+    words = label.split()
+    return (words[0], words[1]) if len(words) == 2 else (None, words[0])
+
+
+def _zone_key(game: Game, zone: str, owner: str | None) -> str:
+    per_player = game.ruleset.program.zones.get(zone, (False, ""))[0]
+    return player_zone(zone, owner) if per_player and owner else zone
+
+
+def arrange_position(game: Game, spec: PositionSpec) -> None:
+    """Lay out the position: the stacks and zone contents it names, drawn from the game's components."""
+    state = game.state
+    state.variables.update(merged(state.variables, spec.variables))
+    pool: dict[tuple, list] = {}
+    for component in state.components.values():
+        pool.setdefault((component.owner, component.kind), []).append(component)
+    wanted: dict[str, list] = {}
+    for location, stack in spec.board.items():
+        if location not in game.ruleset.board.index:
+            raise ScenarioFailure(f"position: no location `{location}` on the board")
+        wanted[location] = [_take(pool, *parse_label(label)) for label in stack]
+    for zone, owners in spec.zones.items():
+        if zone not in game.ruleset.program.zones:
+            raise ScenarioFailure(f"position: no zone `{zone}`")
+        if not game.ruleset.program.zones[zone][0]:
+            wanted.setdefault(zone, [])  # a shared zone named with nothing in it is emptied
+        for owner, kinds in owners.items():
+            owner = None if owner == NOBODY else owner
+            key = _zone_key(game, zone, owner)
+            items = wanted.setdefault(key, [])
+            for kind, count in kinds.items():
+                items += [_take(pool, owner, kind) for _ in range(count)]
+    taken = {c.id for items in wanted.values() for c in items}
+    for key, items in state.zones.items():
+        kept = [c for c in items if c.id not in taken]
+        if key in wanted:
+            items[:] = []
+            for c in kept:
+                c.zone = BOX
+            state.zones[BOX] += kept if key != BOX else []
+        else:
+            items[:] = kept
+    for key, items in wanted.items():
+        state.zones[key] = list(items)
+        for c in items:
+            c.zone = key
+    state.changed()
+
+
+def _take(pool, owner, kind):
+    # a player's zone may hold ownerless components: a card in a hand is nobody's property
+    candidates = pool.get((owner, kind)) or (pool.get((None, kind)) if owner is not None else None)
+    if not candidates:
+        raise ScenarioFailure(f"position: not enough `{owner} {kind}` components in the game")
+    return candidates.pop(0)
+
+
+def check_expectation(game: Game, expect: Expectation) -> None:
+    problems = []
+    state = game.state
+    for location, stack in expect.board.items():
+        actual = [_component_label(c) for c in state.zones.get(location, [])]
+        if actual != stack:
+            problems.append(f"{location}: expected {stack or 'empty'}, found {actual or 'empty'}")
+    for zone, owners in expect.zones.items():
+        for owner, kinds in owners.items():
+            owner = None if owner == NOBODY else owner
+            key = _zone_key(game, zone, owner)
+            found: dict[str, int] = {}
+            for c in state.zones.get(key, []):
+                if c.owner == owner or key != zone:
+                    found[c.kind] = found.get(c.kind, 0) + 1
+            if {k: v for k, v in kinds.items() if v} != found:
+                problems.append(f"{zone} of {owner}: expected {kinds}, found {found}")
+    for source, value in expect.values.items():
+        try:
+            actual = game.evaluate(source)
+        except (ValueError, LudolexError) as error:  # not an expression of these rules (validate says where)
+            problems.append(f"{source}: {error}")
+            continue
+        if hasattr(actual, "id"):
+            actual = _component_label(actual)
+        if actual != value:
+            problems.append(f"{source}: expected {value!r}, found {actual!r}")
+    if expect.decision is not None:
+        d = game.decision
+        if d is None:
+            problems.append(f"expected a pending decision, but the game is over ({game.result.reason})")
+        else:
+            spec = expect.decision
+            if spec.name is not None and d.name != spec.name:
+                problems.append(f"pending decision: expected `{spec.name}`, found `{d.name}`")
+            if spec.player is not None and d.player != spec.player:
+                problems.append(f"pending decision: expected {spec.player} to decide, found {d.player}")
+            if spec.options is not None and d.labels() != spec.options:
+                problems.append(f"pending decision options: expected {spec.options}, found {d.labels()}")
+    if expect.winner is not None:
+        if game.result is None:
+            problems.append(f"expected the game over with winner {expect.winner}, but `{game.decision.name}` is pending")
+        elif (game.result.winner or "draw") != expect.winner:
+            problems.append(f"winner: expected {expect.winner}, found {game.result.winner or 'draw'}")
+    if expect.ended_by is not None and (game.result is None or game.result.reason != expect.ended_by):
+        problems.append(f"the game should have ended by `{expect.ended_by}`, "
+                        f"found {game.result.reason if game.result else 'a game still going on'}")
+    for player, zones in expect.sees.items():
+        for source, visible in zones.items():
+            if can_see(game, game.evaluate(source), player) != visible:
+                problems.append(f"{player} should {'' if visible else 'not '}see what {source} holds")
+    for player, score in expect.scores.items():
+        actual = game.result.scores.get(player) if game.result else None
+        if actual != score:
+            problems.append(f"score of {player}: expected {score}, found {actual}")
+    if problems:
+        raise ScenarioFailure("\n".join(problems))

@@ -1,0 +1,120 @@
+"""Many bot games, on local processes (or a Ray cluster), each one reproducible from its seed.
+
+Whatever the rules do, a game comes back as a record of plain data: a game that fails (any
+exception) is a record with its `error` text and the `reason` ERROR or LIMIT, and a worker process
+that dies or cannot load the ruleset gives its games the reason WORKER (played again on a resumed run).
+"""
+from __future__ import annotations
+
+import json
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.agents.bots import make_agent
+from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.loading.ruleset import Ruleset
+from interpreter.play.game import Game
+from interpreter.safety.limits import LimitExceeded
+
+TURN_LIMIT = "turn limit"  # the reason recorded for a game stopped by --max-turns
+ERROR = "error"  # a game stopped by an error (in the rules, a bot or the engine)
+LIMIT = "limit"  # a game stopped by a limit on what a rule may cost (interpreter.limits)
+LONGEST_ERROR = 2000  # characters of an error message kept in a record
+
+
+@dataclass(frozen=True)
+class Table:
+    """How the simulated games are played: the bots of the seats, who sits at the table (in
+    order; the seating turns by one each game, so each player is first as often), the turn
+    limit, and whether the invariants are checked after every step."""
+    bots: tuple[str, ...] = ("random",)
+    players: tuple[str, ...] | None = None
+    max_turns: int | None = None
+    check: bool = False
+
+    def key(self) -> str:
+        """The name of this kind of run in the results database."""
+        parts = [",".join(self.bots)]
+        if self.players:
+            parts.append("players=" + ",".join(self.players))
+        if self.max_turns:
+            parts.append(f"max_turns={self.max_turns}")
+        return " ".join(parts)
+
+    def seating(self, seed: int) -> list[str] | None:
+        if not self.players:
+            return None
+        shift = seed % len(self.players)
+        return list(self.players[shift:] + self.players[:shift])
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    return game_seed * 1000 + seat
+
+
+def error_text(error: BaseException) -> str:
+    """Where (file:line:column, when known), what kind of error, and its message."""
+    kind = "" if type(error) is RuleRuntimeError else f"{type(error).__name__}: "
+    if isinstance(error, RuleRuntimeError):
+        where = f"{error.position}: " if error.position else ""
+        text = f"{where}{kind}{error.message}"
+    else:  # not the rules' own report: where in Python it happened helps to find out why
+        frames = traceback.extract_tb(error.__traceback__)
+        text = f"{kind}{error}" + (f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" if frames else "")
+    return text if len(text) <= LONGEST_ERROR else text[:LONGEST_ERROR] + "..."
+
+
+def failed_record(seed: int, players: list[str], reason: str, error: str) -> dict:
+    return {"seed": seed, "players": players, "winner": None, "scores": {}, "turns": 0, "decisions": 0,
+            "score_curve": [], "reason": reason, "error": error, "log": []}
+
+
+def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
+    """One whole game between bots: a record of its result, length, score curve and choices.
+
+    Never raises (but for Ctrl-C): a game that fails is a record with its error."""
+    record = failed_record(seed, table.seating(seed) or list(ruleset.program.players), "", None)
+    game = totals = None
+    try:
+        totals = ruleset.component_totals() if table.check else None
+        game = Game(ruleset, seed=seed, players=table.seating(seed))
+        players = game.players
+        record["players"] = list(players)
+        agents = {p: make_agent(table.bots[i % len(table.bots)], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
+        program = ruleset.program
+        score = program.function_from_outside(ruleset.manifest.score) if ruleset.manifest.score in program.functions else None
+        curve, turn = record["score_curve"], 0
+        while not game.finished:
+            if game.state.turns != turn:  # the first decision of a new turn
+                turn = game.state.turns
+                if table.max_turns and turn > table.max_turns:
+                    break
+                if score is not None:
+                    curve.append([turn, {p: score(game.runtime, p) for p in players}])
+            decision = game.decision
+            game.choose(agents[decision.player].choose(decision))
+            if totals is not None:
+                game.state.check_invariants(totals)
+        if game.finished:
+            record.update(winner=game.result.winner, scores=game.result.scores, reason=game.result.reason)
+        else:
+            record["reason"] = TURN_LIMIT
+        if score is not None and not record["scores"]:
+            record["scores"] = {p: score(game.runtime, p) for p in players}
+    except LimitExceeded as error:
+        record.update(reason=LIMIT, error=error_text(error))
+    except AssertionError as error:  # an invariant broken (--check), or an assertion of the engine
+        broken = totals is not None and game is not None
+        record.update(reason=ERROR, error=f"invariant broken after decision {len(game.log)}: {error}" if broken else error_text(error))
+    except Exception as error:  # whatever the rules or a bot make the engine do, the run goes on
+        record.update(reason=ERROR, error=error_text(error))
+    if game is not None:
+        record.update(turns=game.state.turns, decisions=len(game.log), log=list(game.log))
+    try:  # what the results database stores: plain data, a winner's name
+        json.dumps(record)
+        if not (record["winner"] is None or isinstance(record["winner"], str)):
+            raise TypeError(f"the winner is {record['winner']!r}, not a player")
+    except (TypeError, ValueError) as error:
+        record = failed_record(seed, record["players"], ERROR, f"the game's result is not plain data: {error}")
+    return record
