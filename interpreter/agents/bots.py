@@ -1,4 +1,4 @@
-"""TODO"""
+"""A bot by name: `random`, or a rule-of-thumb bot of the ruleset's `bots/` folder."""
 from __future__ import annotations
 
 from interpreter.agents.agent import Agent, RandomAgent

@@ -1,1 +1,6 @@
-"""TODO"""
+"""A game's YAML: reading it (with line and column of every value), the models of content files
+(players, board, pieces and their abilities) and of the manifest, and pydantic's errors told as
+diagnostics.
+
+May import: `safety`, `diagnostics`.
+"""

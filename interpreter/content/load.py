@@ -1,4 +1,4 @@
-"""TODO"""
+"""Reading a game's content files (a folder of YAML files, or single files) into one `Content`."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""TODO"""
+"""The manifest (`game.yaml`): its model, finding a ruleset by name or path, and the folders it names."""
 from __future__ import annotations
 
 from pathlib import Path

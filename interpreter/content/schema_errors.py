@@ -1,4 +1,4 @@
-"""TODO"""
+"""Pydantic's validation errors told as diagnostics: at the key or value's line and column, in plain words."""
 from __future__ import annotations
 
 from pydantic import BaseModel, ValidationError

@@ -1,4 +1,4 @@
-"""Errors that point at a file, a line and a column, shown with the source line and a caret."""
+"""A problem at a file, a line and a column, shown with the source line and a caret."""
 from __future__ import annotations
 
 import os

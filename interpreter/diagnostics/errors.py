@@ -1,4 +1,4 @@
-"""TODO"""
+"""The two errors of the engine: a ruleset that does not load (with its diagnostics), a rule that fails while it runs."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

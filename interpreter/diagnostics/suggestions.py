@@ -1,4 +1,4 @@
-"""TODO"""
+""""Did you mean ...?": the closest known name to a misspelt one, within a budget of comparisons per run."""
 from __future__ import annotations
 
 import difflib

@@ -15,9 +15,10 @@ def render_value(value) -> str:
 
 
 class Decision:
-    """Raised to the caller of `Game` whenever a rule leaves a choice to a player.
+    """A choice a rule leaves to a player: `Game.decision` while the game waits for its answer.
 
-    `options` is a list of tuples, one value per variable the rule binds (a kind, a location...),
+    `name` is the decision's name in the rules (`place`, `craft`...), `player` who decides, and
+    `options` the complete list of legal options: a list of tuples, one value per variable the rule binds (a kind, a location...),
     or `PASS` when passing is allowed. `labels()` gives each option as text, e.g. "stone c2".
     """
 

@@ -1,4 +1,4 @@
-"""TODO"""
+"""The names a ruleset declares, checked against each other and the content; and which rules can stop for a decision."""
 from __future__ import annotations
 
 from interpreter.content.models import Content

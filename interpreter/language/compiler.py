@@ -1,4 +1,4 @@
-"""TODO"""
+"""The whole rules to a `Program`: every declaration compiled, with the checker's diagnostics."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -9,18 +9,18 @@ from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
 from interpreter.language import declarations as d
-from interpreter.language.checker import collect_symbols, find_deciding
+from interpreter.language.checker import find_deciding
 from interpreter.language.codegen import CodeGen, CodeTooLarge
 from interpreter.language.expressions import quantified_code
 from interpreter.language.program import Program, make_procedure, make_trigger
-from interpreter.language.scope import Scope
+from interpreter.language.scope import Scope, Symbols
 from interpreter.language.statements import run_body
 from interpreter.safety.limits import LIMITS
 
 
-def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list,
+def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list, symbols: Symbols,
                     diagnostics: list[Diagnostic], start: Position | None = None) -> Program:
-    symbols = collect_symbols(content, board, declarations, abilities, diagnostics)
+    """`symbols` is the checker's table of names (`collect_symbols`); compiling adds what is used to it."""
     program = Program(
         players=list(content.players),
         kind_order=list(content.pieces),

@@ -87,3 +87,7 @@ class SetupDecl:
 class PlayDecl:
     pos: Position
     body: Block
+
+
+Declaration = (ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | ProcedureDecl | WhenDecl | AlwaysDecl
+               | SetupDecl | PlayDecl)

@@ -1,4 +1,4 @@
-"""TODO"""
+"""A loaded game: its manifest, content, board and compiled program, and the state a new game starts from."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

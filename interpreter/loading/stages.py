@@ -1,26 +1,95 @@
-"""Loading a game: its manifest, content and rules files, checked and compiled into a Ruleset."""
+"""Loading a game as a pipeline of stages, each a function of the previous stage's result:
+
+    read_manifest -> read_content -> build_board -> parse_rules -> check_names -> compile_rules
+
+Each result holds everything before it and the diagnostics found so far, so a stage can be run
+alone on the result of the one before (an editor runs the first four on every keystroke).
+`load_ruleset` runs them all and raises if any found an error. Only reading the manifest stops the
+pipeline: without content the board is None, and parsing goes on to report the rules' own mistakes.
+"""
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from interpreter.content.load import load_content
 from interpreter.content.manifest import MANIFEST, Manifest, find_ruleset, manifest_paths
-from interpreter.content.models import Content
+from interpreter.content.models import Ability, Content
 from interpreter.content.schema_errors import schema_diagnostics
 from interpreter.content.yaml_source import read_yaml, value_position
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean, new_run
 from interpreter.engine import board as boards
+from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
+from interpreter.language.declarations import Declaration
 from interpreter.language.parser import parse, parse_recovering
+from interpreter.language.program import Program
+from interpreter.language.scope import Symbols
+from interpreter.language.statements import Block
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary, read_source
 
 
-def load_ruleset(name_or_path: str | Path) -> Ruleset:
+@dataclass(frozen=True)
+class ManifestRead:
+    directory: Path
+    boundary: Boundary
+    manifest: Manifest
+    document: object  # the manifest's YAML, for the positions of its values
+    content_places: tuple[Path, ...]
+    rule_folders: tuple[Path, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.directory / MANIFEST
+
+
+@dataclass(frozen=True)
+class ContentRead(ManifestRead):
+    content: Content | None  # None when the content has errors
+
+
+@dataclass(frozen=True)
+class BoardBuilt(ContentRead):
+    board: boards.Board | None  # None without content
+
+
+@dataclass(frozen=True)
+class RulesParsed(BoardBuilt):
+    rule_files: tuple[Path, ...]
+    declarations: tuple[Declaration, ...]
+    abilities: tuple[tuple[Ability, Block], ...]  # the content's ability snippets, parsed
+    lost_names: frozenset[str]  # names of declarations dropped for a syntax error ("*": a whole file)
+
+
+@dataclass(frozen=True)
+class NamesChecked(RulesParsed):
+    symbols: Symbols | None  # None without content
+
+
+@dataclass(frozen=True)
+class RulesCompiled(NamesChecked):
+    program: Program | None
+
+
+def _next(previous, diagnostics=(), **added):
+    """The result of the next stage: everything of `previous`, its new fields, the new diagnostics."""
+    kept = {f.name: getattr(previous, f.name) for f in fields(previous)}
+    kept["diagnostics"] = previous.diagnostics + tuple(diagnostics)
+    stage = {ManifestRead: ContentRead, ContentRead: BoardBuilt, BoardBuilt: RulesParsed, RulesParsed: NamesChecked,
+             NamesChecked: RulesCompiled}[type(previous)]
+    return stage(**kept, **added)
+
+
+def read_manifest(name_or_path: str | Path) -> ManifestRead:
+    """The ruleset's folder and manifest, and the content and rules folders it names (each inside the
+    project and existing); raises LudolexError, since nothing else can be read without them."""
     new_run()
     directory = find_ruleset(str(name_or_path))
     boundary = Boundary.of_ruleset(directory)
@@ -31,21 +100,35 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     except ValidationError as error:
         raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
     places = manifest_paths(directory, manifest.content_places(), document, manifest_path, "content",
-                             lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file", boundary)
-    rule_dirs = manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir, "rules folder",
-                                boundary)
+                            lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file", boundary)
+    rule_folders = manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir,
+                                  "rules folder", boundary)
+    return ManifestRead(directory, boundary, manifest, document, tuple(places), tuple(rule_folders), ())
 
-    diagnostics: list[Diagnostic] = []
+
+def read_content(read: ManifestRead) -> ContentRead:
     try:
-        content = load_content(places, boundary)
+        return _next(read, content=load_content(list(read.content_places), read.boundary))
     except LudolexError as error:
-        content = None
-        diagnostics += error.diagnostics
-    rule_files = [f for folder in rule_dirs + [directory] for f in sorted(folder.glob("*.rules"))]
+        return _next(read, error.diagnostics, content=None)
+
+
+def build_board(read: ContentRead) -> BoardBuilt:
+    if read.content is None:
+        return _next(read, board=None)
+    diagnostics: list[Diagnostic] = []
+    board = _board_of(read.content, diagnostics, str(read.manifest_path))
+    return _next(read, diagnostics, board=board)
+
+
+def parse_rules(built: BoardBuilt) -> RulesParsed:
+    """Every `*.rules` file of the rules folders and the ruleset's folder, and the content's abilities."""
+    diagnostics: list[Diagnostic] = []
+    rule_files = [f for folder in built.rule_folders + (built.directory,) for f in sorted(folder.glob("*.rules"))]
     declarations, lost_names = [], set()
     for path in rule_files:
         try:
-            found, syntax_errors, lost = parse_recovering(read_source(path, boundary), str(path))
+            found, syntax_errors, lost = parse_recovering(read_source(path, built.boundary), str(path))
         except LudolexError as error:  # not UTF-8, outside the project, not a regular file, too large
             diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
@@ -53,31 +136,63 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         declarations += found
         diagnostics += syntax_errors
         lost_names |= lost
-    if content is None:  # names cannot be checked without the content that declares them
-        raise LudolexError(_in_file_order(diagnostics))
-    board = _build_board(content, diagnostics, str(manifest_path))
     abilities = []
-    for ability in content.abilities:
+    for ability in built.content.abilities if built.content else ():
         try:
             body = parse(ability.source, ability.file, start="snippet", line_offset=ability.line - 1,
                          column_offset=ability.column - 1, block=ability.block)
             abilities.append((ability, body))
         except LudolexError as error:
             diagnostics += error.diagnostics
-    meaning: list[Diagnostic] = []
-    first_rules = Position(str(rule_files[0]), 1, 1) if rule_files else Position(str(manifest_path), 1, 1)
-    program = compile_program(content, board, declarations, abilities, meaning, first_rules)
-    if manifest.score and program.symbols.functions.get(manifest.score) != 1:
-        meaning.append(Diagnostic("LX315", f"`score: {manifest.score}` in the manifest must name a function of one player",
-                                  value_position(document, "score", str(manifest_path))))
-    if manifest.score:  # the manifest's score function is used by reports, not by the rules
-        meaning = [d for d in meaning if not (d.code == "LX325" and f"`{manifest.score}`" in d.message)]
-    diagnostics += [d for d in meaning if not _about_lost_names(d, lost_names)]
+    return _next(built, diagnostics, rule_files=tuple(rule_files), declarations=tuple(declarations),
+                 abilities=tuple(abilities), lost_names=frozenset(lost_names))
+
+
+def check_names(parsed: RulesParsed) -> NamesChecked:
+    """The names the rules and the content declare, checked against each other and the manifest's `score`."""
+    if parsed.content is None:  # names cannot be checked without the content that declares them
+        return _next(parsed, symbols=None)
+    diagnostics: list[Diagnostic] = []
+    symbols = collect_symbols(parsed.content, parsed.board, list(parsed.declarations), list(parsed.abilities), diagnostics)
+    score = parsed.manifest.score
+    if score and symbols.functions.get(score) != 1:
+        diagnostics.append(Diagnostic("LX315", f"`score: {score}` in the manifest must name a function of one player",
+                                      value_position(parsed.document, "score", str(parsed.manifest_path))))
+    return _next(parsed, _not_lost(diagnostics, parsed.lost_names), symbols=symbols)
+
+
+def compile_rules(checked: NamesChecked) -> RulesCompiled:
+    """Every rule compiled, and checked as it is compiled (types, unknown names, what may decide)."""
+    if checked.symbols is None:
+        return _next(checked, program=None)
+    diagnostics: list[Diagnostic] = []
+    first = Position(str(checked.rule_files[0]), 1, 1) if checked.rule_files else Position(str(checked.manifest_path), 1, 1)
+    symbols = copy.deepcopy(checked.symbols)  # compiling adds to the table; the checked stage keeps its own
+    program = compile_program(checked.content, checked.board, list(checked.declarations), list(checked.abilities),
+                              symbols, diagnostics, first)
+    score = checked.manifest.score
+    if score:  # the manifest's score function is used by reports, not by the rules
+        diagnostics = [d for d in diagnostics if not (d.code == "LX325" and f"`{score}`" in d.message)]
+    return _next(checked, _not_lost(diagnostics, checked.lost_names), program=program)
+
+
+def load_ruleset(name_or_path: str | Path) -> Ruleset:
+    """A game ready to play (`interpreter.load`): a folder holding a `game.yaml`, or the name of a
+    shipped game (`"cernunos"`, `"root"`). Runs every stage; if any finds an error, raises
+    `LudolexError`, whose `diagnostics` list every error (file, line, column) in file order. The
+    warnings of a game that loads are in `Ruleset.warnings`."""
+    done = compile_rules(check_names(parse_rules(build_board(read_content(read_manifest(name_or_path))))))
+    diagnostics = list(done.diagnostics)
     if any(d.severity == "error" for d in diagnostics):  # "never used" is noise beside real errors
         diagnostics = [d for d in diagnostics if d.code != "LX325"]
-    if any(d.severity == "error" for d in diagnostics):
+    if done.program is None or any(d.severity == "error" for d in diagnostics):
         raise LudolexError(_in_file_order(diagnostics))
-    return Ruleset(manifest.name, directory, manifest, content, board, program, rule_files, _in_file_order(diagnostics))
+    return Ruleset(done.manifest.name, done.directory, done.manifest, done.content, done.board, done.program,
+                   list(done.rule_files), _in_file_order(diagnostics))
+
+
+def _not_lost(diagnostics: list[Diagnostic], lost_names: frozenset[str]) -> list[Diagnostic]:
+    return [d for d in diagnostics if not _about_lost_names(d, lost_names)]
 
 
 def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -99,7 +214,7 @@ def _about_lost_names(diagnostic: Diagnostic, lost_names: set[str]) -> bool:
     )
 
 
-def _build_board(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
+def _board_of(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
     spec = content.board
     if spec is None:
         where = Position(str(content.files[0]), 1, 1) if content.files else Position(file, 1, 1)

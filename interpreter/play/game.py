@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from typing import Callable, Sequence
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision
@@ -32,8 +33,16 @@ def seating(ruleset: Ruleset, players: list[str] | None) -> list[str]:
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, seed: int = 0, position=None, players: list[str] | None = None,
-                 run_setup: bool = True, rolls: list[int] = ()):
+    """One game of a loaded ruleset, run until a player must decide.
+
+    `decision` is the pending `Decision` (None once the game is `finished`); `choose` answers it and
+    runs the rules to the next one. `result` is the `Result` (winner, scores, reason) once finished.
+    `state` holds every component and variable; `log` the index of every choice so far, from which
+    `replay` rebuilds the game (with its seed: the same seed and choices give the same game).
+    """
+
+    def __init__(self, ruleset: Ruleset, seed: int = 0, position: Callable[[Game], None] | None = None,
+                 players: list[str] | None = None, run_setup: bool = True, rolls: Sequence[int] = ()):
         """`position` (optional) is a callable that arranges the state after setup, before play.
         `players`: who sits at the table, in seating order (default: every player of the content).
         `run_setup=False` skips the `setup:` block (a scenario then lays out the whole position).
@@ -107,7 +116,7 @@ class Game:
         finally:
             rt.running = False
 
-    def choose(self, choice) -> None:
+    def choose(self, choice: int | str | dict[str, str]) -> None:
         """Resume with an option given by index, by label ("stone c2") or as a dict of its values."""
         if self.decision is None:
             raise RuntimeError("the game is not waiting for a decision")
@@ -116,7 +125,7 @@ class Game:
         self.runtime.decisions += 1
         self._resume(index)
 
-    def evaluate(self, source: str):
+    def evaluate(self, source: str) -> object:
         """The value of an expression of the rules language in the current state (for tests and tools)."""
         value, diagnostics = self.ruleset.program.compile_value(source)
         if diagnostics:
@@ -125,6 +134,7 @@ class Game:
 
     # saving and replaying
     def to_json(self) -> dict:
+        """The game as plain data: its seed, players and choices (enough to replay it), and its state."""
         return {
             "game": self.ruleset.name,
             "seed": self.seed,
@@ -135,15 +145,16 @@ class Game:
         }
 
     @classmethod
-    def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position=None,
-               players: list[str] | None = None) -> "Game":
+    def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position: Callable[[Game], None] | None = None,
+               players: list[str] | None = None) -> Game:
+        """The game of this seed after these choices (indexes, as in `log`)."""
         game = cls(ruleset, seed, position, players)
         for index in choices:
             game.choose(index)
         return game
 
     @classmethod
-    def from_json(cls, ruleset: Ruleset, data: dict) -> "Game":
+    def from_json(cls, ruleset: Ruleset, data: dict) -> Game:
         """Rebuild a saved game by replaying its choices, and check it reaches the saved state."""
         try:
             game = cls.replay(ruleset, data["seed"], data["choices"], players=data.get("players"))

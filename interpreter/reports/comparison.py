@@ -1,4 +1,4 @@
-"""TODO"""
+"""Two versions of a game on the same seeds: which differences in win rates and lengths are significant."""
 from __future__ import annotations
 
 import math

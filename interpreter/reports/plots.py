@@ -1,4 +1,4 @@
-"""TODO"""
+"""The report as PNG plots and an HTML page (matplotlib, imported only here)."""
 from __future__ import annotations
 
 import base64

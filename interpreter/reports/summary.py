@@ -1,4 +1,4 @@
-"""What many simulated games say: summaries, comparisons, plots and a self-contained HTML report.
+"""The summary of many simulated games: win rates with intervals, first-player advantage, lengths, scores.
 
 Everything here is a pure function of game records, plain dicts such as
     {"seed": 17, "players": ["a", "b"], "winner": "a" or None, "scores": {"a": 5, "b": 6} or {},

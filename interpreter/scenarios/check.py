@@ -1,4 +1,4 @@
-"""TODO"""
+"""Checking a scenario file against its ruleset before it runs: names the game lacks, positions it cannot set."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""TODO"""
+"""Running a scenario: arrange its position, make its choices, check what a player would check at the table."""
 from __future__ import annotations
 
 from interpreter.diagnostics.errors import LudolexError

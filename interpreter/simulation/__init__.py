@@ -1,1 +1,5 @@
-"""TODO"""
+"""Many games between bots: the runner of one game (`runner.py`), the backends that run many
+(local processes, Ray) and the SQLite database the records go to.
+
+May import: `agents`, `play` and everything below them.
+"""

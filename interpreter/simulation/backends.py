@@ -1,4 +1,4 @@
-"""TODO"""
+"""Where many games run: local processes, or a Ray cluster."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""TODO"""
+"""Running games in local worker processes: a pool that survives a worker's death and resumes its game."""
 from __future__ import annotations
 
 import multiprocessing

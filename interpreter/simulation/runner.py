@@ -1,4 +1,4 @@
-"""Many bot games, on local processes (or a Ray cluster), each one reproducible from its seed.
+"""One bot game from its seed, as a record of plain data (what every backend runs).
 
 Whatever the rules do, a game comes back as a record of plain data: a game that fails (any
 exception) is a record with its `error` text and the `reason` ERROR or LIMIT, and a worker process
