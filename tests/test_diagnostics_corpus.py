@@ -1,8 +1,8 @@
 """Golden files: each folder of tests/diagnostics/ is a small broken ruleset (or file), and its
 `expected.txt` is exactly what `ludolex validate --format text` prints for it, paths relative to
-the folder. Together the cases cover every diagnostic code of interpreter/codes.py.
+the folder. Together the cases cover every diagnostic code of interpreter/diagnostics/codes.py.
 
-A case that needs a smaller limit than the default (interpreter/limits.py) names it in a file
+A case that needs a smaller limit than the default (interpreter/safety/limits.py) names it in a file
 `limits.txt` beside its manifest, one `name = value` a line (e.g. `compiled_characters = 2000`).
 
 To write or refresh the golden files after a deliberate change of wording:

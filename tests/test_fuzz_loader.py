@@ -7,7 +7,7 @@ the folder with `validate_ruleset` (and a mutated scenario file with `load_scena
 property:
 
   * the loader returns diagnostics or raises LudolexError, or succeeds: never another exception;
-  * every diagnostic has a code of interpreter/codes.py, with that code's severity, and a
+  * every diagnostic has a code of interpreter/diagnostics/codes.py, with that code's severity, and a
     position (file, line >= 1, column >= 1) unless its code is LX001 or LX320; it renders;
   * each call of the loader finishes within LIMIT seconds (a hard timer; Hypothesis' deadline
     bounds the whole example).

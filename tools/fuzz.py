@@ -30,12 +30,12 @@ pipe. An audit hook in the child reports any process started (os.system, subproc
 file opened, listed or written outside the game's copy, the engine and Python; some mutations
 carry payloads (`__import__('os').system('touch LUDOLEX_PWNED')`, dangerous YAML tags...) that
 create the file LUDOLEX_PWNED if they ever run. The children get tight run-time limits through
-LUDOLEX_* variables (RUN_TIME_LIMITS, interpreter/limits.py) unless they are set already.
+LUDOLEX_* variables (RUN_TIME_LIMITS, interpreter/safety/limits.py) unless they are set already.
 
 The summary table counts, per game and file kind: inputs; clean (no error); diagn (errors
 reported: the expected answer to bad input); v.crash (validation raised something other than
 LudolexError, or the child died by a signal); v.hang; games played, finish(ed); g.err (a
-RuleRuntimeError recorded by play_one); limit (stopped by a limit of interpreter/limits.py);
+RuleRuntimeError recorded by play_one); limit (stopped by a limit of interpreter/safety/limits.py);
 scen(arios run); r.crash (an exception escaping play_one or a scenario, an exception other than a
 RuleRuntimeError recorded by play_one, a broken invariant, the memory cap reached, or the child
 killed); r.hang; code (a payload ran: the sentinel created or a process started); files (a file
