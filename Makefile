@@ -1,21 +1,28 @@
 # Two entry points, each setting up what it needs: `make game` and `make test`.
+# The installer is quiet: its output goes to .venv/install.log, shown only if it fails.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
+INSTALL = $(BIN)/python -m pip install --disable-pip-version-check --quiet
 
 .PHONY: game test clean
 
-$(BIN)/ludolex: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,ray]'
-	touch $@
+$(VENV)/core.done: pyproject.toml  # what `ludolex` needs to play, validate and simulate
+	@echo "setting up $(VENV) (once; the log is $(VENV)/install.log)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(INSTALL) -e . > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@
 
-game: $(BIN)/ludolex  ## one simulated game of Cernunos between two random bots, move by move
-	$(BIN)/ludolex play cernunos --seed 1
+$(VENV)/test.done: $(VENV)/core.done  # and the test tools, reports (scipy, matplotlib) and Ray
+	@echo "adding the test tools, reports and Ray to $(VENV) (once)"
+	@$(INSTALL) -e '.[test,report,ray]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@
 
-test: $(BIN)/ludolex  ## the whole test suite: engine tests and every game's scenarios
-	$(BIN)/python -m pytest
+game: $(VENV)/core.done  ## one simulated game of Cernunos between two random bots, move by move
+	@$(BIN)/ludolex play cernunos --seed 1
+
+test: $(VENV)/test.done  ## the whole test suite: engine tests and every game's scenarios
+	@$(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV)

@@ -1,13 +1,20 @@
 """The `ludolex` command, as a user runs it."""
 import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from interpreter.engine.runtime import Result
 from interpreter.interfaces.cli import main
+from interpreter.interfaces.display import result_sentence
 
 ROOT = Path(__file__).resolve().parent.parent
+LUDOLEX = Path(sys.executable).with_name("ludolex")  # the command installed next to the Python running the tests
 
 
 def run(*args):
@@ -73,3 +80,49 @@ def test_play_saves_a_game_that_replays(tmp_path):
 def test_a_human_types_a_label(tmp_path):
     result = CliRunner().invoke(main, ["play", "cernunos", "--human", "green", "--seed", 2], input="tree a1\n" * 200)
     assert "green place: tree a1" in result.output
+
+
+def test_play_piped_names_the_owner_of_each_piece_and_who_won():
+    environment = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    played = subprocess.run([LUDOLEX, "play", "cernunos", "--seed", "1"], capture_output=True, text=True, check=False,
+                            env=environment, cwd=ROOT, timeout=120)
+    assert played.returncode == 0, played.stderr
+    pieces = "tree|boar|deer|wolf|squirrel|fox|crow|fire"
+    assert re.search(rf"purple ({pieces})\b", played.stdout) and re.search(rf"green ({pieces})\b", played.stdout)
+    last = played.stdout.splitlines()[-1]
+    assert last.startswith("result: purple wins with the most held (purple 6, green 5), after "), last
+    assert "ranking" not in last
+
+
+def test_result_sentence_of_a_ranking_a_tie_break_and_a_draw():
+    scores = {"green": 5, "purple": 6}
+    assert result_sentence(Result("purple", scores, "ranking", "most held"), 16) == \
+        "purple wins with the most held (purple 6, green 5), after 16 turns"
+    assert result_sentence(Result("green", {"green": 6, "purple": 6}, "ranking", "fewest burned_trees"), 17) == \
+        "green wins with the fewest burned_trees, breaking a tie (green 6, purple 6), after 17 turns"
+    assert result_sentence(Result(None, {"green": 5, "purple": 5}, "draw"), 15) == \
+        "a draw: tied at the top (green 5, purple 5), after 15 turns"
+
+
+def test_result_sentence_of_a_rule_that_ends_the_game():
+    assert result_sentence(Result("purple", {}, "purple wins"), 16) == "purple wins, after 16 turns"
+    assert result_sentence(Result("purple", {}, "green loses"), 9) == "purple wins (green loses), after 9 turns"
+    assert result_sentence(Result(None, {}, "green loses"), 1) == "green loses, after 1 turn"
+    assert result_sentence(Result(None, {}, "draw"), 4) == "a draw, after 4 turns"
+    assert result_sentence(None, 3) == "unfinished, after 3 turns"
+
+
+WITHOUT_SCIPY = [sys.executable, "-c", "import sys; sys.modules['scipy'] = None  # as if the report extra were absent\n"
+                 "from interpreter.interfaces.cli import main; main()"]
+
+
+def test_without_the_report_extra_simulate_stores_its_games_and_says_what_to_install(tmp_path):
+    db = tmp_path / "r.sqlite"
+    done = subprocess.run(WITHOUT_SCIPY + ["simulate", "cernunos", "--games", "3", "--jobs", "1", "--db", db],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'ludolex[report]'" in done.stderr and "Traceback" not in done.stderr
+    assert "cernunos: 3 game(s): 3 finished" in done.stdout
+    report = subprocess.run(WITHOUT_SCIPY + ["report", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert report.returncode == 2 and "Traceback" not in report.stderr
+    assert "this command needs scipy, which comes with the `report` extra" in report.stderr

@@ -42,3 +42,13 @@ def test_a_saved_game_that_does_not_replay_is_refused(cernunos):
         assert "does not reach" in str(error)
     else:
         raise AssertionError("a tampered save was accepted")
+
+
+def test_a_ranking_says_which_key_decided_and_saves_only_the_old_fields(cernunos):
+    # with these seeds the first key decides, then the second breaks a tie, then the third
+    for seed, key in [(1, "most held"), (0, "most visible_trees"), (152, "fewest burned_trees")]:
+        result = play_random(cernunos, seed).result
+        assert (result.reason, result.decided_by) == ("ranking", key)
+        assert set(result.to_json()) == {"winner", "scores", "reason"}
+    draw = play_random(cernunos, 2).result
+    assert (draw.winner, draw.reason, draw.decided_by) == (None, "draw", "")

@@ -26,6 +26,7 @@ class Result:
     winner: str | None
     scores: dict[str, int] = field(default_factory=dict)
     reason: str = ""
+    decided_by: str = ""  # for a ranking, the key that made the winner, e.g. `most held`; not saved with the result
 
     def to_json(self) -> dict:
         return {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason}

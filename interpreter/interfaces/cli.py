@@ -25,7 +25,8 @@ from interpreter.agents.agent import PromptAgent, RandomAgent
 from interpreter.content.manifest import find_ruleset
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.diagnostics.formats import FORMATS, render
-from interpreter.interfaces.display import show
+from interpreter.interfaces.display import result_sentence, show
+from interpreter.interfaces.extras import MissingExtra, import_needing_extra
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game, seating
 from interpreter.simulation.backends import run
@@ -171,10 +172,7 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None) -> No
     except (EOFError, KeyboardInterrupt):
         console.print("\ngame abandoned")
         sys.exit(130)
-    result = current.result
-    console.print("[bold]result:[/bold] " + escape(
-        f"{result.reason}; winner: {result.winner or 'none (draw)'}; "
-        f"scores: {', '.join(f'{p} {s}' for p, s in result.scores.items())}; turns: {current.state.turns}"))
+    console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
     if save:
         save.write_text(current.dumps(), encoding="utf-8")
         console.print(escape(f"saved to {save}"))
@@ -213,6 +211,12 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
     wanted = range(seed, seed + games)
     jobs = jobs or default_jobs()
     console = Console(highlight=False, stderr=True, soft_wrap=True)
+    try:
+        import_needing_extra("interpreter.reports.summary")
+        summarise = True
+    except MissingExtra as missing:
+        console.print(escape(f"note: the games are stored, but their summary is not shown: {missing.message}"))
+        summarise = False
     with sigterm_as_ctrl_c(), closing(Results(db)) as results:
         done = results.seeds_done(version, bots_key, wanted)
         to_play = games - len(done)
@@ -221,7 +225,7 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
         records = results.records(version, bots_key, wanted, with_log=False)
-    failures = _print_summary(records, ruleset.name)
+    failures = _print_summary(records, ruleset.name, summarise)
     sys.exit(status or (1 if failures else 0))
 
 
@@ -281,11 +285,9 @@ def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
         raise click.UsageError(f"--players: {error}")
 
 
-def _print_summary(records: list[dict], title: str) -> int:
+def _print_summary(records: list[dict], title: str, summarise: bool = True) -> int:
     """How the games ended, the ones that failed by seed, then the summary of the others.
     Returns how many failed (stopped on an error or a limit, or lost with their worker)."""
-    from interpreter.reports.summary import render_summary, summarize
-
     failed = [r for r in records if r["error"] is not None]
     finished = [r for r in records if r["error"] is None]
     reasons = Counter(r["reason"] for r in failed)
@@ -304,8 +306,9 @@ def _print_summary(records: list[dict], title: str) -> int:
         click.echo(f"  ... and {len(failed) - SHOWN_FAILURES} more, each kept in the database with its error")
     if not finished:
         click.echo("no finished games")
-    else:
-        Console(highlight=False).print(render_summary(summarize(finished)))
+    elif summarise:
+        summary = import_needing_extra("interpreter.reports.summary")
+        Console(highlight=False).print(summary.render_summary(summary.summarize(finished)))
     return len(failed)
 
 
@@ -315,7 +318,8 @@ def _print_summary(records: list[dict], title: str) -> int:
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the PNG plots and report.html.")
 def report(db: Path, version: str | None, plots: Path | None) -> None:
     """Win rates with 95% intervals, first-player advantage, game length and scores of stored games."""
-    from interpreter.reports.plots import write_plots
+    import_needing_extra("interpreter.reports.summary")
+    write_plots = import_needing_extra("interpreter.reports.plots").write_plots if plots else None
 
     with closing(Results(db, read_only=True)) as results:
         versions = results.versions()
@@ -347,8 +351,7 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
             players: str | None, max_turns: int | None) -> None:
     """Play two versions of a game on the same seeds and say which differences are significant."""
-    from interpreter.reports.comparison import compare as compare_records
-    from interpreter.reports.comparison import render_comparison
+    comparison = import_needing_extra("interpreter.reports.comparison")  # before any game is played
 
     jobs = jobs or default_jobs()
     wanted = range(seed, seed + games)
@@ -366,7 +369,7 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jo
                 for record in stream:
                     results.add(ruleset.name, version, bots_key, record)
             sides.append([r for r in results.records(version, bots_key, wanted, with_log=False) if r["error"] is None])
-    Console(highlight=False).print(render_comparison(compare_records(sides[0], sides[1], ruleset_a, ruleset_b)))
+    Console(highlight=False).print(comparison.render_comparison(comparison.compare(sides[0], sides[1], ruleset_a, ruleset_b)))
 
 
 def _whole_number(value) -> bool:
@@ -454,8 +457,7 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
     show(console, current)
     if current.state.to_json() != saved.get("state", current.state.to_json()):
         raise click.ClickException("the replay does not reach the saved state")
-    result = current.result
-    console.print(escape(f"result: {result.reason if result else 'unfinished'}; winner: {(result.winner if result else None) or 'none'}"))
+    console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
 
 
 @main.command(name="test")

@@ -472,11 +472,16 @@ class Rank(Stmt):
                 return rt.program.functions[name](rt, player)
 
             table = {p: tuple(value(n, p) * (1 if order == "most" else -1) for order, n in keys) for p in rt.players}
-            best = max(table.values())
-            leaders = [p for p, key in table.items() if key == best]
+            leaders, decided_by = list(rt.players), ""
+            for i, (order, name) in enumerate(keys):  # each key ranks the players the earlier keys left tied
+                top = max(table[p][i] for p in leaders)
+                leaders = [p for p in leaders if table[p][i] == top]
+                if len(leaders) == 1:
+                    decided_by = f"{order} {name}"
+                    break
             scores = {p: value(keys[0][1], p) for p in rt.players}
             winner = leaders[0] if len(leaders) == 1 else None
-            raise GameOver(Result(winner, scores, "ranking" if winner else "draw"))
+            raise GameOver(Result(winner, scores, "ranking" if winner else "draw", decided_by))
 
         return rank, False
 

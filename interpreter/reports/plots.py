@@ -7,10 +7,11 @@ import math
 from pathlib import Path
 from typing import Sequence
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
 from interpreter.reports.stats import describe
 from interpreter.reports.summary import Record, Summary, html_table, players_of, summarize, summary_sheets
-
-# Plots and the HTML page --------------------------------------------------------------------------
 
 def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], list[float], list[float]]]:
     """For each player: turns, mean score after each turn and its standard deviation across games.
@@ -46,9 +47,6 @@ def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], l
 
 
 def _figure(size: tuple[float, float] = (7, 4)):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     figure = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(figure)
     return figure
