@@ -83,9 +83,11 @@ def problems(root: Path) -> list[str]:
                 found.append(f"{name} imports {target}: `{package}` is below `{target_package}`")
             elif target_level == level:
                 found.append(f"{name} imports {target}: `{package}` and `{target_package}` are independent")
-    cycles = [c[c.index(min(c)):] + c[:c.index(min(c))] for c in nx.simple_cycles(graph)]  # from the first by name
-    for cycle in sorted(cycles, key=lambda c: (len(c), c)):
-        found.append("import circle: " + " -> ".join(cycle + cycle[:1]))
+    for group in sorted(sorted(g) for g in nx.strongly_connected_components(graph) if len(g) > 1):
+        cycle = [edge[0] for edge in nx.find_cycle(graph.subgraph(group), source=group[0])]  # one circle of the group
+        more = len(group) - len(cycle)
+        found.append("import circle: " + " -> ".join(cycle + cycle[:1])
+                     + (f" (and {more} more module(s) in circles with them)" if more else ""))
     return found
 
 
