@@ -59,6 +59,8 @@ class PieceKind(Strict):
     traits: list[Name] = []
     properties: dict[Name, Scalar | list[Scalar]] = {}  # fixed values of the kind: a suit, a cost...
     abilities: dict[Name, str] = {}
+    back: Name | None = None  # what players who do not know a face-down component of this kind see of it
+    known: Literal["owner", "nobody"] = "owner"  # who knows a face-down component without being shown it
 
     def owned(self, players: list[str]) -> dict[str | None, int]:
         """How many components each owner has (`None`: shared)."""

@@ -53,6 +53,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX327": ("error", "a scenario names a location, zone, player or kind the game does not have"),
     "LX328": ("error", "a scenario's position needs more components than the game has"),
     "LX329": ("error", "a reserved word of the language used as a name"),
+    "LX330": ("error", "a private variable that is not per player"),
 }
 
 

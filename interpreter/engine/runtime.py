@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.engine.board import Board
+from interpreter.engine.knowledge import back_of, knows
 from interpreter.engine.state import State
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
@@ -64,6 +65,10 @@ class Runtime:
         else:
             budget = f"{LIMITS.steps_per_decision:,} steps between two decisions (LUDOLEX_STEPS_PER_DECISION)"
         return LimitExceeded(position, f"the rules ran past the limit of {budget}: a loop that never ends?")
+
+    def hidden_as(self, viewer: str | None, component) -> str | None:
+        """What `viewer` sees of `component` when they cannot tell which it is (its back), else None."""
+        return None if knows(self, viewer, component) else back_of(self, component)
 
     def settle(self) -> None:
         """Apply the continuous (`always`) rules until the state stops changing."""

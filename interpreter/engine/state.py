@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 class Component:
     """A physical thing: a piece, token, card, die or marker."""
 
-    __slots__ = ("id", "kind", "owner", "zone", "props")
+    __slots__ = ("id", "kind", "owner", "zone", "props", "face_down", "known_to")
 
     def __init__(self, id: str, kind: str, owner: str | None, zone: str):
         self.id = id
@@ -16,6 +16,8 @@ class Component:
         self.owner = owner
         self.zone = zone
         self.props: dict = {}
+        self.face_down = False
+        self.known_to: frozenset[str] = frozenset()  # players shown it while it is face down
 
     def __repr__(self) -> str:
         return f"<{self.id} in {self.zone}>"
@@ -66,9 +68,7 @@ class State:
             "revealed": [list(r) for r in self.revealed],
             "variables": _encode(self.variables),
             "zones": {name: [c.id for c in items] for name, items in self.zones.items()},
-            "components": {
-                c.id: {"kind": c.kind, "owner": c.owner, "props": dict(c.props)} for c in self.components.values()
-            },
+            "components": {c.id: _component_to_json(c) for c in self.components.values()},
             "rng": _rng_to_json(self.rng),
         }
 
@@ -81,6 +81,8 @@ class State:
                 spec = data["components"][cid]
                 component = Component(cid, spec["kind"], spec["owner"], zone)
                 component.props = dict(spec["props"])
+                component.face_down = spec.get("face_down", False)
+                component.known_to = frozenset(spec.get("known_to", ()))
                 state.add(component)
         state.variables = _decode(data["variables"], state.components)
         state.rng.setstate(_rng_from_json(data["rng"]))
@@ -105,6 +107,15 @@ class State:
             raise AssertionError("a component is in no zone")
         if totals != expected_totals:
             raise AssertionError(f"component totals changed: {totals} != {expected_totals}")
+
+
+def _component_to_json(c: Component) -> dict:
+    data = {"kind": c.kind, "owner": c.owner, "props": dict(c.props)}
+    if c.face_down:  # written only when set, so that saves from before face-down components still compare equal
+        data["face_down"] = True
+    if c.known_to:
+        data["known_to"] = sorted(c.known_to)
+    return data
 
 
 def _encode(value):

@@ -25,6 +25,7 @@ from interpreter.agents.agent import PromptAgent, RandomAgent
 from interpreter.content.manifest import find_ruleset
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.diagnostics.formats import FORMATS, render
+from interpreter.engine.decisions import EVERYTHING
 from interpreter.interfaces.display import result_sentence, show
 from interpreter.interfaces.extras import MissingExtra, import_needing_extra
 from interpreter.loading.stages import load_ruleset
@@ -148,8 +149,13 @@ def schema(output: Path) -> None:
 @click.option("--human", "humans", multiple=True, metavar="PLAYER", help="A player typed at the terminal (repeat for hot-seat). Others are bots.")
 @click.option("--seed", type=SEEDS, default=0, show_default=True, help="Seed of the game and of the bots.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the finished game here, for `ludolex replay`.")
-def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None) -> None:
-    """Play GAME in the terminal; with no --human, watch two bots play."""
+@click.option("--all", "show_all", is_flag=True, help="Show every hidden component and hand (for debugging rules, not for play).")
+def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_all: bool) -> None:
+    """Play GAME in the terminal; with no --human, watch bots play.
+
+    Each human sees only what their seat may see (with several, the one about to decide); watching
+    bots, you see what is public, unless --all.
+    """
     ruleset = _load(game)
     players = ruleset.program.players
     for human in humans:
@@ -158,17 +164,23 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None) -> No
     console = Console(highlight=False)
     agents = {p: PromptAgent() if p in humans else RandomAgent(seed * 1000 + i) for i, p in enumerate(players)}
     current = Game(ruleset, seed=seed)
+    viewer = EVERYTHING if show_all else (humans[0] if humans else None)
     console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
-    show(console, current)
+    show(console, current, viewer)
     try:
         while not current.finished:
             decision = current.decision
+            if decision.player in humans and decision.player != viewer and not show_all:  # hot-seat: the next seat
+                viewer = decision.player
+                console.print(escape(f"--- {viewer}'s seat ---"))
+                show(console, current, viewer)
             index = agents[decision.player].choose(decision)
-            console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(decision.label(index))}")
             version = current.state.version
             current.choose(index)
+            label = decision.label(index, viewer)  # after the choice: a card played face up is known to all
+            console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(label)}")
             if current.state.version != version:
-                show(console, current)
+                show(console, current, viewer)
     except (EOFError, KeyboardInterrupt):
         console.print("\ngame abandoned")
         sys.exit(130)
@@ -446,15 +458,16 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
         if not 0 <= index < len(decision.options):
             raise click.ClickException(f"{file}: choice {number} is option {index}, but `{decision.name}` has "
                                        f"{len(decision.options)} option(s); the file does not match the rules")
-        console.print(f"{number:>4}. [bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(decision.label(index))}")
+        label = decision.label(index, EVERYTHING)  # a replay reviews a finished game: every hidden thing is shown
+        console.print(f"{number:>4}. [bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(label)}")
         try:
             current.choose(index)
         except RuleRuntimeError as error:
             raise click.ClickException(f"the rules stopped on an error at choice {number}: {error}")
         if step:
-            show(console, current)
+            show(console, current, EVERYTHING)
             click.prompt("", default="", show_default=False, prompt_suffix="")
-    show(console, current)
+    show(console, current, EVERYTHING)
     if current.state.to_json() != saved.get("state", current.state.to_json()):
         raise click.ClickException("the replay does not reach the saved state")
     console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))

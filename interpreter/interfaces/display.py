@@ -5,8 +5,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from interpreter.engine.decisions import EVERYTHING
 from interpreter.engine.runtime import Result
 from interpreter.play.game import Game
+from interpreter.play.visibility import observation
 
 PALETTE = ["green", "magenta", "cyan", "yellow", "red", "blue"]
 RICH_COLOURS = {"green", "purple", "red", "blue", "yellow", "cyan", "magenta", "white", "orange1", "black"}
@@ -20,20 +22,34 @@ def shows_colour(console: Console) -> bool:
     return console.color_system is not None and not console.no_color  # no_color: the NO_COLOR variable is set
 
 
-def stack_text(game: Game, location: str, colours: dict[str, str], name_owners: bool = False) -> str:
-    """The pieces at `location`, top first; `name_owners` writes each owner's name, for when colour cannot show it."""
-    items = game.state.zones[location]
+def zones_seen(game: Game, viewer) -> dict:
+    """Each zone as `viewer` observes it (a list of components, or {"hidden": n}); EVERYTHING sees all."""
+    if viewer is EVERYTHING:
+        return {zone: [{"kind": c.kind, "owner": c.owner, "face_down": c.face_down} for c in items]
+                for zone, items in game.state.zones.items()}
+    return observation(game, viewer)["zones"]
+
+
+def piece_name(seen: dict, name_owners: bool) -> str:
+    """A component's kind, or its back when the viewer cannot tell which it is; in parentheses when face down."""
+    name = seen.get("kind") or seen["back"]
+    if name_owners and seen.get("owner"):
+        name = f"{seen['owner']} {name}"
+    return f"({name})" if seen.get("face_down") else name
+
+
+def stack_text(items: list[dict], colours: dict[str, str], name_owners: bool = False) -> str:
+    """The pieces of a location, top first; `name_owners` writes each owner's name, for when colour cannot show it."""
     if not items:
         return "[dim]·[/dim]"
     parts = []
-    for i, c in enumerate(items):
-        style = colours.get(c.owner, "white") + (" bold" if i == len(items) - 1 else " dim")
-        name = f"{c.owner} {c.kind}" if name_owners and c.owner else c.kind
-        parts.append(f"[{style}]{escape(name)}[/]")
+    for i, seen in enumerate(items):
+        style = colours.get(seen.get("owner"), "white") + (" bold" if i == len(items) - 1 else " dim")
+        parts.append(f"[{style}]{escape(piece_name(seen, name_owners))}[/]")
     return "\n".join(reversed(parts))  # top of the stack first
 
 
-def board_table(game: Game, name_owners: bool = False) -> Table:
+def board_table(game: Game, zones: dict, name_owners: bool = False) -> Table:
     board = game.ruleset.board
     colours = player_colours(game.ruleset.program.players)
     nodes = board.graph.nodes
@@ -42,37 +58,43 @@ def board_table(game: Game, name_owners: bool = False) -> Table:
         table = Table(show_header=False, show_lines=True)
         width = 9
         if name_owners:  # as wide as the longest name of any piece, so the board keeps its width from move to move
-            width = max([width] + [len(f"{c.owner} {c.kind}") for items in game.state.zones.values() for c in items])
+            width = max([width] + [len(f"{c.owner} {c.kind}") + 2 * c.face_down for c in game.state.components.values()])
         for _ in range(columns):
             table.add_column(justify="center", min_width=width)
         rows: dict[int, list[str]] = {}
         for n in board.locations:
-            cell = f"[dim]{escape(n)}[/dim]\n" + stack_text(game, n, colours, name_owners)
+            cell = f"[dim]{escape(n)}[/dim]\n" + stack_text(zones[n], colours, name_owners)
             rows.setdefault(nodes[n]["row"], [""] * columns)[nodes[n]["column"]] = cell
         for row in sorted(rows):
             table.add_row(*rows[row])
         return table
     table = Table("location", "pieces (top first)")
     for n in board.locations:
-        table.add_row(escape(n), stack_text(game, n, colours, name_owners).replace("\n", ", "))
+        table.add_row(escape(n), stack_text(zones[n], colours, name_owners).replace("\n", ", "))
     return table
 
 
-def zones_table(game: Game) -> Table:
+def zones_table(game: Game, zones: dict) -> Table:
     table = Table("zone", "contents", show_header=False, box=None)
-    for zone, items in game.state.zones.items():
+    for zone, items in zones.items():
         if zone in game.ruleset.board.index or zone == "box":
             continue
+        if isinstance(items, dict):
+            table.add_row(escape(zone), escape(f"{items['hidden']} hidden" if items["hidden"] else "empty"))
+            continue
         counts: dict[str, int] = {}
-        for c in items:
-            counts[c.kind] = counts.get(c.kind, 0) + 1
+        for seen in items:
+            name = piece_name(seen, False)
+            counts[name] = counts.get(name, 0) + 1
         table.add_row(escape(zone), escape(", ".join(f"{k} {n}" for k, n in counts.items()) or "empty"))
     return table
 
 
-def show(console: Console, game: Game) -> None:
-    console.print(board_table(game, name_owners=not shows_colour(console)))
-    console.print(zones_table(game))
+def show(console: Console, game: Game, viewer=None) -> None:
+    """The game as `viewer` may see it: a player, None (a spectator: what is public) or EVERYTHING."""
+    zones = zones_seen(game, viewer)
+    console.print(board_table(game, zones, name_owners=not shows_colour(console)))
+    console.print(zones_table(game, zones))
 
 
 def result_sentence(result: Result | None, turns: int) -> str:

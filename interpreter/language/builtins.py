@@ -121,13 +121,92 @@ def size(rt, items):
     return len(rt.state.zones[items]) if isinstance(items, str) else len(items)
 
 
-def roll(rt, sides):
+def draw(rt, sides: int, what: str) -> int:
+    """A random number from 1 to `sides`: the next of a scenario's rolls if it gave some, else from
+    the game's seeded generator. Every chance of the language (`roll`, `random`, a move into an
+    unordered zone) comes through here, so that a scenario can fix any of them. `what` says, for
+    a scenario roll out of range, what was drawn."""
     if rt.rolls:  # a scenario's dice, given in advance
         value = rt.rolls.pop(0)
         if not 1 <= value <= sides:
-            raise RuleRuntimeError(None, f"the scenario gives the roll {value}, but this die has {sides} sides")
+            raise RuleRuntimeError(None, f"the scenario gives the roll {value}, but {what}")
         return value
     return rt.state.rng.randint(1, sides)
+
+
+def roll(rt, sides):
+    return draw(rt, sides, f"this die has {sides} sides")
+
+
+def land_at_random(rt, component) -> None:
+    """`component` was just moved into an unordered zone (a bag): put it at a random place of it,
+    each place as likely, counted from the top (a scenario roll of 1 leaves it on top, the next
+    to be drawn). Into an empty bag there is one place only, and nothing is drawn."""
+    items = rt.state.zones[component.zone]
+    places = len(items)
+    if places > 1:
+        place = draw(rt, places, f"a move into unordered zone `{component.zone}` has {places} places to land")
+        items.remove(component)
+        items.insert(places - place, component)
+
+
+def random_item(rt, items):
+    """An item of the list chosen at random (a scenario roll k picks the k-th), or `none` if it is empty."""
+    if not items:
+        return None
+    return items[draw(rt, len(items), f"`random` picks among {len(items)} items") - 1]
+
+
+def reverse(rt, items):
+    return items[::-1]
+
+
+def divide_whole(left, right, position):
+    """`left / right`: whole division, rounded down."""
+    if right == 0:
+        raise RuleRuntimeError(position, f"division by zero: {_shown(left)} / 0")
+    return left // right
+
+
+def remainder(left, right, position):
+    """`left mod right`: what is left of `left` after whole division by `right` (`left - right * (left / right)`)."""
+    if right == 0:
+        raise RuleRuntimeError(position, f"division by zero: {_shown(left)} mod 0")
+    return left % right
+
+
+def sort_by(rt, items, key, most: tuple, positions: tuple):
+    """`items` ordered by the keys `key(item)` gives (a tuple): by each key in turn, the largest first
+    where `most`, the smallest first otherwise; `none` after any number; a full tie keeps the list's
+    order. Keys are numbers (true counts as more than false)."""
+    rt.steps += len(items)  # a key computed per item, like a quantifier's loop
+    if rt.steps > rt.step_limit:
+        raise rt.too_many_steps(None)
+    ranks = []
+    for item in items:
+        rank = []
+        for value, largest_first, position in zip(key(item), most, positions):
+            kind = type(value)
+            if kind is int or kind is bool:
+                rank.append((0, -value if largest_first else value))
+            elif value is None:
+                rank.append((1, 0))
+            else:
+                raise RuleRuntimeError(position, f"`sorted` orders by numbers, but this key is {_shown(value)} "
+                                                 f"for {_shown(item)}")
+        ranks.append(rank)
+    return [items[i] for i in sorted(range(len(items)), key=ranks.__getitem__)]
+
+
+def _shown(value) -> str:
+    """A value as a message shows it."""
+    if isinstance(value, Component):
+        return value.id
+    if isinstance(value, str):
+        return f'"{value[:40]}"' if len(value) <= 40 else f'"{value[:40]}..."'
+    if isinstance(value, list):
+        return f"a list of {len(value)} items"
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 # name: (function, argument types, type of the result). "zone" accepts a location too (a
@@ -155,6 +234,8 @@ BUILTINS = {
     "next": (next_player, ("player",), "player"),
     "size": (size, ("collection",), "number"),
     "roll": (roll, ("number",), "number"),
+    "random": (random_item, ("list",), ANY),
+    "reverse": (reverse, ("list",), "list"),
 }
 
 COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "zone": "zone", "location": "location"}

@@ -65,6 +65,8 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
     for decl in declarations:
         if isinstance(decl, d.ZoneDecl):
             declare(decl.name, decl.pos, symbols.zones, decl.per_player)
+            if decl.unordered and decl.name not in symbols.unordered and decl.name in symbols.zones:
+                symbols.unordered.append(decl.name)
         elif isinstance(decl, d.VariableDecl):
             declare(decl.name, decl.pos, symbols.variables, decl.per_player)
         elif isinstance(decl, d.FunctionDecl):

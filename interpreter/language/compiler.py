@@ -27,8 +27,11 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
         zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},
         kind_properties={kind: dict(spec.properties) for kind, spec in content.pieces.items()},
+        backs={kind: spec.back for kind, spec in content.pieces.items() if spec.back},
+        known={kind: spec.known for kind, spec in content.pieces.items()},
     )
     program.zones.setdefault(BOX, (False, "public"))
+    program.unordered = symbols.unordered_zones()
     program.symbols = symbols
     codegen = program.codegen = CodeGen()
     scope = Scope(symbols, diagnostics, codegen=codegen)
@@ -55,6 +58,12 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             where = decl.pos
             if isinstance(decl, d.VariableDecl):
                 program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
+                if decl.visibility != "public":
+                    program.private_variables[decl.name] = decl.visibility
+                if decl.visibility == "private" and not decl.per_player:
+                    scope.error("LX330", f"variable `{decl.name}` is private but not `per player`: a private variable "
+                                "is each player's own", decl.pos, hint="write `per player private`, or `hidden` for a "
+                                "value no player observes")
             elif isinstance(decl, d.FunctionDecl):
                 try:
                     program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)

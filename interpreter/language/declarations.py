@@ -14,6 +14,7 @@ class ZoneDecl:
     name: str
     per_player: bool
     visibility: str
+    unordered: bool = False  # a bag: whatever is moved into it lands at a random place
 
 
 @dataclass
@@ -22,6 +23,7 @@ class VariableDecl:
     name: str
     per_player: bool
     value: Expr
+    visibility: str = "public"  # private: each player observes only their own value; hidden: nobody observes it
 
 
 @dataclass

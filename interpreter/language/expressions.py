@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.suggestions import did_you_mean
-from interpreter.language.builtins import BUILTINS, COMPONENT_ATTRIBUTES
+from interpreter.language.builtins import BUILTINS, COMPONENT_ATTRIBUTES, divide_whole, remainder, sort_by
 from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
 
@@ -329,6 +329,23 @@ class Is(Expr):
         return f"(not {code})" if self.negated else code
 
 
+@dataclass
+class IsFacing(Expr):
+    """`c is face down` / `c is face up`: false for none."""
+
+    pos: Position
+    subject: Expr
+    facing: str
+
+    def code(self, scope: Scope, names):
+        subject = self.subject.code(scope, names)
+        check(scope, self.subject.pos, "component", self.subject.type, f"the subject of `is face {self.facing}`")
+        self.type = "bool"
+        test = "c.face_down" if self.facing == "down" else "not c.face_down"
+        helper = _helper(scope, f"_is_face_{self.facing}", f"def _is_face_{self.facing}(c):\n    return c is not None and {test}")
+        return f"{helper}({subject})"
+
+
 PYTHON_OPERATORS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*",
                     "in": "in", "not in": "not in", "and": "and", "or": "or"}
 
@@ -343,11 +360,11 @@ class Binary(Expr):
     def code(self, scope, names):
         code = self._code(scope, names)
         left, right, op = self.left.type, self.right.type, self.op
-        if op in ("+", "-", "*", "<", "<=", ">", ">="):
+        if op in ("+", "-", "*", "/", "mod", "<", "<=", ">", ">="):
             lists = op == "+" and "list" in (left, right)
             for side in (self.left, self.right):
                 check(scope, side.pos, "list" if lists else "number", side.type, f"an operand of `{op}`")
-            self.type = ("list" if lists else "number") if op in "+-*" else "bool"
+            self.type = ("list" if lists else "number") if op in ("+", "-", "*", "/", "mod") else "bool"
         elif op in ("in", "not in"):
             check(scope, self.right.pos, "collection", right, f"the right side of `{op}`")
             self.type = "bool"
@@ -368,6 +385,13 @@ class Binary(Expr):
             if isinstance(self.left, Literal):  # `3 = none`: known now (and `3 is None` makes Python warn)
                 return repr((self.left.value is None) == (self.op == "="))
             return f"({self.left.code(scope, names)} is {'' if self.op == '=' else 'not '}None)"
+        if self.op in ("/", "mod"):
+            left, right = self.left.code(scope, names), self.right.code(scope, names)
+            python = "//" if self.op == "/" else "%"
+            if isinstance(self.right, Literal) and type(self.right.value) is int and self.right.value > 0:
+                return f"({left} {python} {right})"  # `(n + 1) / 2`: a divisor that cannot be zero
+            divide = scope.codegen.constant(divide_whole if self.op == "/" else remainder, "divide")
+            return f"{divide}({left}, {right}, {scope.codegen.constant(self.right.pos, 'pos')})"
         return f"({self.left.code(scope, names)} {PYTHON_OPERATORS[self.op]} {self.right.code(scope, names)})"
 
 
@@ -468,6 +492,34 @@ class Quantifier(Expr):
         return f"{q}([{value} {loop}], default=None)"
 
 
+@dataclass
+class SortedBy(Expr):
+    """sorted(NAME in LIST by most KEY, fewest KEY...): the list ordered by its keys (stable)."""
+
+    pos: Position
+    variable: str
+    source: Expr
+    orders: list[str]  # "most" or "fewest", one per key
+    keys: list[Expr]
+
+    def code(self, scope: Scope, names):
+        var = f"v_{self.variable}"
+        scope.check_name(self.variable, self.pos)
+        source = self.source.code(scope, names)
+        check(scope, self.source.pos, "list", self.source.type, "what `sorted` orders")
+        self.type = "list"
+        inner_scope, inner = scope.with_locals(self.variable), {**names, self.variable: var}
+        keys = []
+        for order, key in zip(self.orders, self.keys):
+            keys.append(key.code(inner_scope, inner))
+            if key.type not in (ANY, "none", "number", "bool"):
+                check(scope, key.pos, "number", key.type, f"a `{order}` key of `sorted`")
+        function = scope.codegen.constant(sort_by, "sort_by")
+        orders = scope.codegen.constant(tuple(order == "most" for order in self.orders), "orders")
+        positions = scope.codegen.constant(tuple(key.pos for key in self.keys), "pos")
+        return f"{function}(rt, {source}, lambda {var}: ({', '.join(keys)},), {orders}, {positions})"
+
+
 def quantified_code(expr: Expr) -> bool:
     """Does this expression loop (a quantifier anywhere inside)? Such functions are worth caching."""
-    return isinstance(expr, Quantifier) or any(quantified_code(child) for child in _children(expr))
+    return isinstance(expr, (Quantifier, SortedBy)) or any(quantified_code(child) for child in _children(expr))

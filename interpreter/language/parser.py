@@ -198,6 +198,9 @@ def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
             hint = "to compare, write a single `=`"
         elif token.value == "if" and text[:error.pos_in_stream].rstrip().endswith("else"):
             hint = "write `elif`"
+        elif ({"`in`", "`by`", TOKEN_WORDS["RANK_ORDER"]} & set(expected)
+              and re.search(r"\bsorted\s*\(", text[text.rfind("\n", 0, error.pos_in_stream) + 1:error.pos_in_stream])):
+            hint = "`sorted` names each item, then the keys to order by: `sorted(x in LIST by most KEY, fewest KEY)`"
         return Diagnostic("LX101", f"unexpected {found}; expected {_join(expected)}", Position(file, line, column, width), hint=hint)
     return Diagnostic("LX101", f"unexpected end of file; expected {_join(expected)}", Position(file, line, column))
 
@@ -250,7 +253,10 @@ class _ToAst(Transformer):
         return s.Block([i for i in items if i is not None])
 
     def zone_decl(self, meta, c):
-        return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public")
+        return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public", c[3] is not None)
+
+    def unordered(self, meta, c):
+        return True
 
     def per_player(self, meta, c):
         return True
@@ -259,7 +265,7 @@ class _ToAst(Transformer):
         return str(c[0])
 
     def variable_decl(self, meta, c):
-        return d.VariableDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2])
+        return d.VariableDecl(self._pos(meta), str(c[0]), c[1] is not None, c[3], c[2] or "public")
 
     def property_decl(self, meta, c):
         return d.PropertyDecl(self._pos(meta), str(c[0]), c[1])
@@ -309,7 +315,16 @@ class _ToAst(Transformer):
         return s.Set(self._pos(meta), c[0], c[1])
 
     def move_stmt(self, meta, c):
-        return s.Move(self._pos(meta), c[0], c[1], c[2] is not None)
+        return s.Move(self._pos(meta), c[0], c[1], c[2] is not None, c[3])
+
+    def facing(self, meta, c):
+        return str(c[0])  # "up" or "down"
+
+    def flip_stmt(self, meta, c):
+        return s.Flip(self._pos(meta), c[0], c[1])
+
+    def is_facing(self, meta, c):
+        return e.IsFacing(self._pos(meta), c[0], c[1])
 
     def at_bottom(self, meta, c):
         return True
@@ -441,6 +456,12 @@ class _ToAst(Transformer):
     def mul(self, meta, c):
         return e.Binary(self._pos(meta), "*", c[0], c[1])
 
+    def div(self, meta, c):
+        return e.Binary(self._pos(meta), "/", c[0], c[1])
+
+    def mod(self, meta, c):
+        return e.Binary(self._pos(meta), "mod", c[0], c[1])
+
     def neg(self, meta, c):
         return e.Negate(self._pos(meta), c[0])
 
@@ -488,6 +509,13 @@ class _ToAst(Transformer):
 
     def yield_(self, meta, c):
         return c[0]
+
+    def sorted_by(self, meta, c):
+        variable, source, *keys = c
+        return e.SortedBy(self._pos(meta), str(variable), source, [o for o, _ in keys], [k for _, k in keys])
+
+    def sort_key(self, meta, c):
+        return (str(c[0]), c[1])
 
     def args(self, meta, c):
         return list(c)

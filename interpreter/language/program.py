@@ -28,6 +28,10 @@ class Program:
     symbols: object = None  # the checker's table of names, kept to compile expressions later
     codegen: object = None
     kind_properties: dict = field(default_factory=dict)  # kind -> {property: value}, from the content
+    backs: dict = field(default_factory=dict)  # kind -> what a face-down component of it shows (content `back`)
+    known: dict = field(default_factory=dict)  # kind -> who knows its face-down components ("owner" or "nobody")
+    private_variables: dict = field(default_factory=dict)  # name -> "private" (each their own) or "hidden" (nobody)
+    unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order
 
     def function_from_outside(self, name: str):
         """Function `name`, for a caller outside the rules (the manifest's score): a failure is a

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.engine.state import player_zone
 from interpreter.language.grammar import reserved_words
 
 
@@ -17,6 +18,7 @@ class Symbols:
     connections: set[str] = field(default_factory=set)
     locations: set[str] = field(default_factory=set)  # the board's locations, usable by name (`top(c2)`)
     zones: dict[str, bool] = field(default_factory=dict)  # name -> per player
+    unordered: list[str] = field(default_factory=list)  # the zones declared `unordered` (bags), in declaration order
     variables: dict[str, bool] = field(default_factory=dict)  # name -> per player
     properties: dict[str, object] = field(default_factory=dict)  # name -> default value
     functions: dict[str, int] = field(default_factory=dict)  # name -> number of parameters
@@ -31,6 +33,12 @@ class Symbols:
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
     inline_costs: dict[str, int] = field(default_factory=dict)  # function -> expression nodes its inlining writes
     decisions: dict[str, set] = field(default_factory=dict)  # decision name -> the tuples of names its options bind
+
+    def unordered_zones(self) -> tuple[str, ...]:
+        """The state's names of the unordered zones (`bag/red`, `bag/blue` for a per-player one), in
+        declaration order, then player order: a fixed order, for the seeded generator."""
+        return tuple(name for zone in self.unordered
+                     for name in ([player_zone(zone, p) for p in self.players] if self.zones.get(zone) else [zone]))
 
     def trait_kinds(self, trait: str) -> frozenset:
         return self.trait_members.get(trait, frozenset())

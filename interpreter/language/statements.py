@@ -14,6 +14,8 @@ from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import PASS, Decision
 from interpreter.engine.runtime import EndTurn, GameOver, Result, Return, Signal
+from interpreter.engine.state import Component
+from interpreter.language.builtins import land_at_random
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
 from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
@@ -227,11 +229,14 @@ class Move(Stmt):
     what: Expr
     to: Expr
     at_bottom: bool = False
+    facing: str | None = None  # "up" or "down": how the components lie once moved; None: as they were
 
     def compile(self, scope, deciding):
         what, to, at_bottom = self.what.compile(scope), self.to.compile(scope), self.at_bottom
         check(scope, self.what.pos, "movable", self.what.type, "what `move` moves")
         check(scope, self.to.pos, "zone", self.to.type, "where `move` puts it")
+        face_down = None if self.facing is None else self.facing == "down"
+        bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
 
         def move(rt, env):
             moved = what(rt, env)
@@ -242,6 +247,10 @@ class Move(Stmt):
                 raise RuleRuntimeError(self.pos, "cannot move to nowhere (the destination is none)")
             for component in moved if isinstance(moved, list) else (moved,):
                 rt.state.move(component, destination, at_bottom)
+                if bags and destination in bags:
+                    land_at_random(rt, component)
+                if face_down is not None:
+                    component.face_down, component.known_to = face_down, frozenset()
             rt.settle()
 
         return move, False
@@ -257,7 +266,10 @@ class Shuffle(Stmt):
         check(scope, self.zone.pos, "zone", self.zone.type, "what `shuffle` shuffles")
 
         def shuffle(rt, env):
-            rt.state.rng.shuffle(rt.state.zones[zone(rt, env)])
+            items = rt.state.zones[zone(rt, env)]
+            rt.state.rng.shuffle(items)
+            for component in items:  # shuffled, a component once shown can no longer be told apart
+                component.known_to = frozenset()
             rt.state.changed()
 
         return shuffle, False
@@ -265,24 +277,54 @@ class Shuffle(Stmt):
 
 @dataclass
 class Reveal(Stmt):
-    """reveal ZONE to PLAYER: the player sees what the zone holds, until the end of the turn."""
+    """reveal ZONE to PLAYER: the player sees what the zone holds, until the end of the turn.
+    reveal COMPONENTS to PLAYERS: they know those components while the components stay face down."""
 
     pos: Position
     zone: Expr
     player: Expr
 
     def compile(self, scope, deciding):
-        zone, player = self.zone.compile(scope), self.player.compile(scope)
-        check(scope, self.zone.pos, "zone", self.zone.type, "what `reveal` shows")
-        check(scope, self.player.pos, "player", self.player.type, "to whom `reveal` shows it")
+        shown, player = self.zone.compile(scope), self.player.compile(scope)
+        check(scope, self.zone.pos, "revealable", self.zone.type, "what `reveal` shows")
+        check(scope, self.player.pos, "players", self.player.type, "to whom `reveal` shows it")
 
         def reveal(rt, env):
-            seen = [player(rt, env), zone(rt, env), rt.state.turns]
-            if seen[0] is not None and seen not in rt.state.revealed:
-                rt.state.revealed.append(seen)
+            what, who = shown(rt, env), player(rt, env)
+            players = [p for p in (who if isinstance(who, list) else [who]) if p is not None]
+            if isinstance(what, (Component, list)):
+                for component in what if isinstance(what, list) else [what]:
+                    component.known_to |= set(players)
                 rt.state.changed()
+                return
+            for seen in ([p, what, rt.state.turns] for p in players):
+                if seen not in rt.state.revealed:
+                    rt.state.revealed.append(seen)
+                    rt.state.changed()
 
         return reveal, False
+
+
+@dataclass
+class Flip(Stmt):
+    """flip COMPONENTS face up|down: face up, everybody knows them; face down, only those the
+    content names (the owner, unless `known: nobody`)."""
+
+    pos: Position
+    what: Expr
+    facing: str
+
+    def compile(self, scope, deciding):
+        what, face_down = self.what.compile(scope), self.facing == "down"
+        check(scope, self.what.pos, "movable", self.what.type, f"what `flip ... face {self.facing}` turns over")
+
+        def flip(rt, env):
+            turned = what(rt, env)
+            for component in turned if isinstance(turned, list) else ([] if turned is None else [turned]):
+                component.face_down, component.known_to = face_down, frozenset()
+            rt.state.changed()
+
+        return flip, False
 
 
 def _no_event(rt, env):
@@ -697,7 +739,7 @@ class Choose(Stmt):
             player = by(rt, env)
             if player is None:
                 raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`")
-            index = yield Decision(decision_name, player, names, options)
+            index = yield Decision(decision_name, player, names, options, rt.hidden_as)
             chosen = options[index]
             for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
                 env[name] = value

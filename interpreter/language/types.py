@@ -20,6 +20,8 @@ ACCEPTS = {
     "via": {"connection", "list"},
     "collection": {"list", "zone", "location"},
     "movable": {"component", "list"},
+    "revealable": {"zone", "location", "component", "list"},
+    "players": {"player", "list"},
     "bool": {"bool"},
 }
 
@@ -28,6 +30,7 @@ WORDS = {
     "number": "a number", "player": "a player", "text": "a text", "kind": "a kind of piece",
     "connection": "a connection type", "trait": "a trait", "bool": "true or false", "via": "a connection type (or a list of them)",
     "collection": "a list or a zone", "movable": "a component or a list of components", "none": "none",
+    "revealable": "a zone, a component or a list of components", "players": "a player or a list of players",
 }
 
 

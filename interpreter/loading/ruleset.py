@@ -36,6 +36,8 @@ class Ruleset:
                 zone = player_zone(spec.starts_in, owner) if per_player_zone and owner else spec.starts_in
                 for n in range(1, number + 1):
                     state.add(Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone))
+        for zone in self.program.unordered:  # a bag's components start in no order anybody knows
+            state.rng.shuffle(state.zones[zone])
         return state
 
     def zone_names(self) -> list[str]:

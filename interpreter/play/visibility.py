@@ -1,42 +1,58 @@
-"""What one player may see of the state: public zones in full, others' private zones as counts."""
+"""What one player may observe of a game: exactly what they could see or know at the table.
+
+Zones they cannot see show only how many components they hold. In the zones they see, a
+component they know shows its id, kind, owner and properties; one they cannot tell apart (face
+down) shows only its back and owner. Variables declared `per player private` show only the
+player's own value. Decision options are listed for the decider alone, as the decider sees them.
+"""
 from __future__ import annotations
 
-from interpreter.engine.state import BOX
+from interpreter.engine.knowledge import back_of, knows, sees_zone
+from interpreter.engine.state import Component
 from interpreter.play.game import Game
 
 
-def zone_owner(game: Game, zone: str) -> str | None:
-    name, _, owner = zone.partition("/")
-    return owner if owner and name in game.ruleset.program.zones else None
-
-
 def can_see(game: Game, zone: str, player: str | None) -> bool:
-    if zone in game.ruleset.board.index:
-        return True
-    name = zone.partition("/")[0]
-    visibility = game.ruleset.program.zones.get(name, (False, "hidden"))[1] if zone != BOX else "public"
-    if visibility == "public":
-        return True
-    if player is not None and [player, zone, game.state.turns] in game.state.revealed:  # `reveal ... to`
-        return True
-    return visibility == "private" and player is not None and zone_owner(game, zone) == player
+    return sees_zone(game.runtime, player, zone)
+
+
+def component_seen(game: Game, component: Component, player: str | None) -> dict:
+    if not knows(game.runtime, player, component):
+        return {"back": back_of(game.runtime, component), "owner": component.owner, "face_down": True}
+    seen = {"id": component.id, "kind": component.kind, "owner": component.owner, "props": dict(component.props)}
+    if component.face_down:
+        seen["face_down"] = True
+    return seen
+
+
+def variables_seen(game: Game, player: str | None) -> dict:
+    """Every variable but the hidden ones; of a private one, only the player's own value."""
+    secret = game.ruleset.program.private_variables
+    seen = {}
+    for name, value in game.state.variables.items():
+        if secret.get(name) == "private":
+            seen[name] = {player: value[player]} if player in value else {}
+        elif name not in secret:
+            seen[name] = value
+    return seen
 
 
 def observation(game: Game, player: str | None) -> dict:
-    """The state as `player` sees it (None: a spectator). Hidden zones show only how many items they hold."""
+    """The state as `player` sees it (None: a spectator, who sees only what is public)."""
     zones = {}
     for zone, items in game.state.zones.items():
         if can_see(game, zone, player):
-            zones[zone] = [{"id": c.id, "kind": c.kind, "owner": c.owner} for c in items]
+            zones[zone] = [component_seen(game, c, player) for c in items]
         else:
             zones[zone] = {"hidden": len(items)}
+    decision = game.decision
     return {
         "player": player,
         "turns": game.state.turns,
-        "variables": dict(game.state.variables),
+        "variables": variables_seen(game, player),
         "zones": zones,
-        "decision": None if game.decision is None else {
-            "name": game.decision.name, "player": game.decision.player,
-            "options": game.decision.labels() if game.decision.player == player else len(game.decision.options),
+        "decision": None if decision is None else {
+            "name": decision.name, "player": decision.player,
+            "options": decision.labels(player) if decision.player == player else len(decision.options),
         },
     }

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from interpreter.reports.stats import describe
 from interpreter.reports.summary import Record, Summary, html_table, players_of, summarize, summary_sheets
 
+
 def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], list[float], list[float]]]:
     """For each player: turns, mean score after each turn and its standard deviation across games.
 

@@ -1,0 +1,211 @@
+"""Hidden information per component: face-down pieces anywhere, the board included; who knows
+them; private variables; and observations and option labels that leak nothing a seat may not see."""
+import json
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import Game, LudolexError, load
+from interpreter.agents.agent import RandomAgent
+from interpreter.engine.decisions import EVERYTHING
+from interpreter.engine.knowledge import sees_zone
+from interpreter.play.visibility import observation
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONTENT = """
+players: [red, blue]
+board:
+  grid: {columns: 2, rows: 1, connections: [orthogonal]}
+pieces:
+  bomb: {per_player: {red: 1}, starts_in: plots, back: plot}
+  snare: {per_player: {red: 1}, starts_in: plots, back: plot, properties: {strength: 2}}
+  fog: {count: 2, starts_in: fogs, back: terrain, known: nobody}
+  card: {count: 4, starts_in: deck, back: card}
+"""
+
+RULES = """
+zone plots per player private
+zone fogs
+zone deck hidden
+zone hand per player private
+variable bet per player private = 0
+variable secret hidden = 7
+property armed = false
+play:
+    turn red:
+        choose p in pieces(plots(you)) as plot
+        move p to a1 face down
+        set p.armed = true
+        move pieces(fogs) to b1 face down
+        set bet(you) = 3
+    turn blue:
+        move top(deck) to hand(you)
+        choose x in pieces(a1) + pieces(b1) as guess
+        if x is face down:
+            reveal x to you
+        choose y in pieces(a1) as look
+    turn red:
+        choose z in pieces(b1) as explore
+        flip z face up
+    draw
+"""
+
+
+def toy(tmp_path: Path, rules: str = RULES, content: str = CONTENT):
+    (tmp_path / "cards").mkdir(exist_ok=True)
+    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(content))
+    (tmp_path / "game").mkdir(exist_ok=True)
+    (tmp_path / "game" / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
+    (tmp_path / "game" / "toy.rules").write_text(textwrap.dedent(rules))
+    return load(tmp_path / "game")
+
+
+def test_a_piece_laid_face_down_on_the_board_shows_only_its_back_to_others(tmp_path):
+    game = Game(toy(tmp_path))
+    assert game.decision.labels() == ["red-bomb-1", "red-snare-1"]  # red knows its own plots
+    game.choose("red-snare-1")
+    assert observation(game, "blue")["zones"]["a1"] == [{"back": "plot", "owner": "red", "face_down": True}]
+    assert observation(game, None)["zones"]["a1"] == [{"back": "plot", "owner": "red", "face_down": True}]
+    seen_by_red = observation(game, "red")["zones"]["a1"]
+    assert seen_by_red == [{"id": "red-snare-1", "kind": "snare", "owner": "red", "props": {"armed": True},
+                            "face_down": True}]
+
+
+def test_known_nobody_hides_a_face_down_component_from_its_owner_too(tmp_path):
+    game = Game(toy(tmp_path))
+    game.choose(0)
+    assert [c["back"] for c in observation(game, "red")["zones"]["b1"]] == ["terrain", "terrain"]
+
+
+def test_options_name_unknown_components_by_their_back_numbered_in_order(tmp_path):
+    game = Game(toy(tmp_path))
+    game.choose("red-bomb-1")
+    assert game.decision.player == "blue"
+    assert game.decision.labels() == ["plot#1", "terrain#2", "terrain#3"]
+    assert game.decision.labels(EVERYTHING) == ["red-bomb-1", "fog-1", "fog-2"]
+    assert "red-bomb-1" not in json.dumps(observation(game, "blue"))
+    game.choose("plot#1")  # chosen by the label blue sees
+
+
+def test_a_component_revealed_to_a_player_is_known_to_them_until_it_is_flipped(tmp_path):
+    game = Game(toy(tmp_path))
+    game.choose("red-bomb-1")
+    game.choose("plot#1")  # blue looks at the plot: `reveal x to you`
+    assert game.decision.labels() == ["red-bomb-1"]
+    assert observation(game, "blue")["zones"]["a1"][0]["kind"] == "bomb"
+    assert observation(game, None)["zones"]["a1"][0] == {"back": "plot", "owner": "red", "face_down": True}
+    game.choose(0)
+    game.choose("terrain#1")  # red flips a fog card face up: everybody knows it now
+    for viewer in ("red", "blue", None):
+        assert [c.get("kind") for c in observation(game, viewer)["zones"]["b1"]] == ["fog", None]  # bottom first
+
+
+def test_a_private_variable_is_seen_by_its_player_only_and_a_hidden_one_by_nobody(tmp_path):
+    game = Game(toy(tmp_path))
+    game.choose(0)
+    assert observation(game, "red")["variables"]["bet"] == {"red": 3}
+    assert observation(game, "blue")["variables"]["bet"] == {"blue": 0}
+    assert "secret" not in observation(game, "red")["variables"] and game.evaluate("secret") == 7
+
+
+def test_face_and_knowledge_survive_a_save_and_an_old_save_still_loads(tmp_path):
+    ruleset = toy(tmp_path)
+    game = Game(ruleset)
+    game.choose("red-bomb-1")
+    game.choose("plot#1")
+    again = Game.from_json(ruleset, json.loads(game.dumps()))
+    assert again.state.components["red-bomb-1"].face_down
+    assert again.state.components["red-bomb-1"].known_to == {"blue"}
+    assert "face_down" not in Game(ruleset).to_json()["state"]["components"]["red-bomb-1"]
+
+
+def test_is_face_down_flip_and_move_face_up(tmp_path):
+    rules = RULES.replace("        flip z face up\n", "        move z to a1 face up\n        win you\n")
+    game = Game(toy(tmp_path, rules))
+    game.choose(0)
+    assert game.evaluate("top(b1) is face down") and not game.evaluate("top(b1) is face up")
+    game.choose(0)
+    game.choose(0)
+    game.choose(0)
+    assert game.result.winner == "red" and game.evaluate("top(a1) is face up")
+
+
+def test_a_private_variable_must_be_per_player(tmp_path):
+    with pytest.raises(LudolexError) as error:
+        toy(tmp_path, RULES.replace("variable bet per player private = 0", "variable bet private = 0"))
+    assert error.value.diagnostics[0].code == "LX330"
+
+
+# --- no observation leaks: swapping two components a player cannot tell apart changes nothing they see --------
+
+
+def what_they_see(game: Game, player: str) -> str:
+    seen = observation(game, player)
+    labels = game.decision.labels(player) if game.decision is not None else []
+    return json.dumps([seen, labels], sort_keys=True, default=str)
+
+
+def may_not_know(game: Game, player: str, c) -> bool:
+    """The rule of the table, written here apart from the engine's: a component in a zone the player
+    cannot see, or face down and neither theirs (when its owner may know it) nor shown to them."""
+    if not sees_zone(game.runtime, player, c.zone):
+        return True
+    owner_knows = game.ruleset.content.pieces[c.kind].known == "owner"
+    return c.face_down and not (owner_knows and c.owner == player) and player not in c.known_to
+
+
+def look_alike_pairs(game: Game, player: str, rng: random.Random, most: int = 6):
+    """Pairs of components `player` cannot tell apart: both in zones they cannot see, or both face
+    down in view with the same back and owner."""
+    groups: dict = {}
+    for c in game.state.components.values():
+        if may_not_know(game, player, c):
+            back = game.ruleset.content.pieces[c.kind].back
+            key = ("in view", back, c.owner) if sees_zone(game.runtime, player, c.zone) else ("unseen",)
+            groups.setdefault(key, []).append(c)
+    pairs = [tuple(rng.sample(group, 2)) for group in groups.values() if len(group) > 1]
+    return pairs[:most]
+
+
+def swap_places(game: Game, a, b) -> None:
+    zones = game.state.zones
+    i, j = zones[a.zone].index(a), zones[b.zone].index(b)
+    zones[a.zone][i], zones[b.zone][j] = b, a
+    a.zone, b.zone = b.zone, a.zone
+    a.face_down, b.face_down = b.face_down, a.face_down
+
+
+def check_no_leak(game: Game, rng: random.Random) -> int:
+    checked = 0
+    for player in game.players:
+        before = what_they_see(game, player)
+        for a, b in look_alike_pairs(game, player, rng):
+            swap_places(game, a, b)
+            try:
+                assert what_they_see(game, player) == before, f"{player} can tell {a.id} from {b.id}"
+            finally:
+                swap_places(game, b, a)
+            checked += 1
+    return checked
+
+
+def play_checking(game: Game, seed: int) -> int:
+    rng, agents = random.Random(seed), {p: RandomAgent(seed * 7 + i) for i, p in enumerate(game.players)}
+    checked = 0
+    while not game.finished:
+        checked += check_no_leak(game, rng)
+        game.choose(agents[game.decision.player].choose(game.decision))
+    return checked
+
+
+def test_no_seat_can_tell_apart_components_it_may_not_see_in_the_toy_game(tmp_path):
+    ruleset = toy(tmp_path)
+    assert sum(play_checking(Game(ruleset, seed=seed), seed) for seed in range(20)) > 100
+
+
+def test_no_seat_of_root_can_tell_apart_the_cards_it_may_not_see():
+    ruleset = load(ROOT / "rulesets" / "root")
+    assert sum(play_checking(Game(ruleset, seed=seed), seed) for seed in range(3)) > 1000
