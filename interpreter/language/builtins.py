@@ -144,6 +144,7 @@ def land_at_random(rt, component) -> None:
     to be drawn). Into an empty bag there is one place only, and nothing is drawn."""
     items = rt.state.zones[component.zone]
     places = len(items)
+    component.known_to = frozenset()  # in a bag, a component once shown can no longer be told apart
     if places > 1:
         place = draw(rt, places, f"a move into unordered zone `{component.zone}` has {places} places to land")
         items.remove(component)
