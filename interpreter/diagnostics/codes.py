@@ -42,7 +42,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX316": ("error", "a decision where none may be asked (`at once`, a continuous rule)"),
     "LX317": ("error", "`repeat:` without a count that never asks a decision never ends"),
     "LX318": ("error", "a function uses `you`"),
-    "LX319": ("error", "`modify` names no function"),
+    "LX319": ("error", "`modify`, `override` or `instead of` names nothing it can change"),
     "LX320": ("error", "the rules have no `play:` block"),
     "LX321": ("error", "a property's default is not a plain value"),
     "LX322": ("error", "pieces start in a zone that no `zone` declares, or shared pieces in a player's zone"),
@@ -54,6 +54,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX328": ("error", "a scenario's position needs more components than the game has"),
     "LX329": ("error", "a reserved word of the language used as a name"),
     "LX330": ("error", "a private variable that is not per player"),
+    "LX331": ("error", "`proceed` outside an `instead of` rule"),
 }
 
 

@@ -134,9 +134,12 @@ def find_deciding(declarations: list, abilities: list) -> Deciding:
     """Which procedures, abilities and events can stop for a decision: those that decide themselves
     (a `choose`, a `turn`...), then, through the calls, everything that reaches one of them."""
     bodies: dict[tuple, list] = {}  # ("procedures", name) / ("abilities", name) / ("events", key) -> bodies
+    replaced: dict[str, int] = {}  # procedure -> how many `instead of` rules replace it
     for x in declarations:
-        if isinstance(x, d.ProcedureDecl):
+        if isinstance(x, (d.ProcedureDecl, d.InsteadDecl)):  # an `instead of P` rule runs as P
             bodies.setdefault(("procedures", x.name), []).append(x.body)
+        if isinstance(x, d.InsteadDecl):
+            replaced[x.name] = replaced.get(x.name, 0) + 1
         elif isinstance(x, d.WhenDecl):
             bodies.setdefault(("events", x.event), []).append(x.body)
     for ability, body in abilities:
@@ -146,7 +149,8 @@ def find_deciding(declarations: list, abilities: list) -> Deciding:
     for node, blocks in bodies.items():
         calls: set = set()
         recorder = Deciding(*(_Recorder(table, calls) for table in ("procedures", "abilities", "events")))
-        if any([body.decides(recorder) for body in blocks]):  # a list: every body's calls are recorded
+        several_rules = node[0] == "procedures" and replaced.get(node[1], 0) > 1  # the player chooses the first
+        if any([body.decides(recorder) for body in blocks]) or several_rules:  # a list: every call is recorded
             found.append(node)
         for called in calls:
             callers.setdefault(called, []).append(node)

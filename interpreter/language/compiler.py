@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from interpreter.content.models import Content
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
@@ -12,9 +13,10 @@ from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
 from interpreter.language.codegen import CodeGen, CodeTooLarge
 from interpreter.language.expressions import quantified_code
-from interpreter.language.program import Program, make_procedure, make_trigger
+from interpreter.language.program import Program, make_procedure, make_replaced, make_trigger
 from interpreter.language.scope import Scope, Symbols
-from interpreter.language.statements import run_body
+from interpreter.language.statements import Deciding, run_body
+from interpreter.language.types import check
 from interpreter.safety.limits import LIMITS
 
 
@@ -37,18 +39,11 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     scope = Scope(symbols, diagnostics, codegen=codegen)
     deciding = find_deciding(declarations, abilities)
 
-    modifiers: dict[str, list] = {}
+    modifiers = _changes(declarations, d.ModifyDecl, symbols.functions, "modify", "function to modify", scope)
+    overrides = _changes(declarations, d.OverrideDecl, symbols.functions, "override", "function to override", scope)
+    replacements = _changes(declarations, d.InsteadDecl, symbols.procedures, "instead of", "procedure to replace", scope)
     for decl in declarations:
-        if isinstance(decl, d.ModifyDecl):
-            if decl.name not in symbols.functions:
-                scope.error("LX319", f"`modify {decl.name}`: no function `{decl.name}` to modify", decl.pos,
-                            hint=did_you_mean(decl.name, symbols.functions))
-            elif len(decl.params) != symbols.functions[decl.name]:
-                scope.error("LX307", f"`{decl.name}` takes {symbols.functions[decl.name]} parameter(s)", decl.pos)
-            else:
-                modifiers.setdefault(decl.name, []).append(decl)
-    for decl in declarations:
-        if isinstance(decl, d.FunctionDecl):
+        if isinstance(decl, d.FunctionDecl) and decl.name not in overrides:
             parts = [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers.get(decl.name, [])]
             if not any(quantified_code(expr) for _, expr in parts):
                 symbols.inlinable[decl.name] = parts
@@ -66,14 +61,20 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                                 "value no player observes")
             elif isinstance(decl, d.FunctionDecl):
                 try:
-                    program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []), scope)
+                    program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []),
+                                                             overrides.get(decl.name, []), scope)
                     program.function_positions[decl.name] = decl.pos
                 except (RecursionError, MemoryError):  # Python refuses code this deep
                     scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
             elif isinstance(decl, d.ProcedureDecl):
                 body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
                 wanted = deciding.procedures[decl.name]
-                program.procedures[decl.name] = make_procedure(decl.params, run_body(body, generator) if wanted else body, decl.pos)
+                body = run_body(body, generator) if wanted else body
+                if decl.name in replacements:
+                    rules = [_replacement(rule, scope, deciding, wanted) for rule in replacements[decl.name]]
+                    program.procedures[decl.name] = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos)
+                else:
+                    program.procedures[decl.name] = make_procedure(decl.params, body, decl.pos)
             elif isinstance(decl, d.WhenDecl):
                 inner = scope.with_locals(*decl.params)
                 condition = decl.condition.compile(inner) if decl.condition else None
@@ -105,15 +106,54 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     return program
 
 
-def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], scope: Scope):
-    """`fn_NAME(rt, a0, a1...)`: the base expression plus every modifier, cached if it loops."""
+def _changes(declarations: list, kind: type, names: dict, keyword: str, what: str, scope: Scope) -> dict[str, list]:
+    """The `modify`, `override` or `instead of` declarations, by the name they change, each checked to
+    name a function (or procedure) with as many parameters."""
+    found: dict[str, list] = {}
+    for decl in declarations:
+        if not isinstance(decl, kind):
+            continue
+        if decl.name not in names:
+            noun, _, purpose = what.partition(" ")
+            scope.error("LX319", f"`{keyword} {decl.name}`: no {noun} `{decl.name}` {purpose}", decl.pos,
+                        hint=did_you_mean(decl.name, names))
+        elif len(decl.params) != names[decl.name]:
+            scope.error("LX307", f"`{decl.name}` takes {names[decl.name]} parameter(s)", decl.pos)
+        else:
+            found.setdefault(decl.name, []).append(decl)
+    return found
+
+
+def _replacement(rule: d.InsteadDecl, scope: Scope, deciding: Deciding, generator: bool) -> tuple:
+    """(params, condition, body, label) of an `instead of` rule, its body a generator if the procedure is one."""
+    inner = replace(scope.with_locals(*rule.params), replacing=rule.name)
+    condition = rule.condition.compile(inner) if rule.condition else None
+    if rule.condition:
+        check(inner, rule.condition.pos, "bool", rule.condition.type, "the condition of `instead of`")
+    body, is_generator = rule.body.compile(inner, deciding, catch_return=True)
+    label = rule.label or f"{Path(rule.pos.file).stem} line {rule.pos.line}"
+    return rule.params, condition, run_body(body, is_generator) if generator else body, label
+
+
+def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], overrides: list[d.OverrideDecl],
+              scope: Scope):
+    """`fn_NAME(rt, a0, a1...)`: the first override whose condition holds, else the base expression
+    plus every modifier; cached if it loops."""
     params = [f"a{i}" for i in range(len(decl.params))]
     pure = replace(scope, pure=True)
     parts = []
     for names, expr in [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers]:
         parts.append(expr.code(pure.with_locals(*names), dict(zip(names, params))))
-    compute = scope.codegen.define(f"compute_{decl.name}", params, " + ".join(f"({p})" for p in parts))
-    if any(quantified_code(e) for e in [decl.body] + [m.amount for m in modifiers]):
+    code = " + ".join(f"({p})" for p in parts)
+    for override in reversed(overrides):  # the first declared is tried first
+        inner = pure.with_locals(*override.params)
+        value = override.value.code(inner, dict(zip(override.params, params)))
+        condition = override.condition.code(inner, dict(zip(override.params, params))) if override.condition else "True"
+        code = f"(({value}) if ({condition}) else {code})"
+    compute = scope.codegen.define(f"compute_{decl.name}", params, code)
+    looping = [decl.body] + [m.amount for m in modifiers] + [o.value for o in overrides]
+    looping += [o.condition for o in overrides if o.condition]
+    if any(quantified_code(e) for e in looping):
         return scope.codegen.cached(f"fn_{decl.name}", number, params, f"compute_{decl.name}")
     scope.codegen.namespace[f"fn_{decl.name}"] = compute
     return compute

@@ -91,5 +91,28 @@ class PlayDecl:
     body: Block
 
 
-Declaration = (ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | ProcedureDecl | WhenDecl | AlwaysDecl
-               | SetupDecl | PlayDecl)
+@dataclass
+class InsteadDecl:
+    """instead of PROCEDURE(params) [if CONDITION] [as LABEL]: a body run in place of the procedure's."""
+
+    pos: Position
+    name: str
+    params: list[str]
+    condition: Expr | None
+    label: str | None
+    body: Block
+
+
+@dataclass
+class OverrideDecl:
+    """override FUNCTION(params) = VALUE [if CONDITION]: another value, where the condition holds."""
+
+    pos: Position
+    name: str
+    params: list[str]
+    condition: Expr | None
+    value: Expr
+
+
+Declaration = (ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
+               | InsteadDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

@@ -108,7 +108,8 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION = re.compile(r"^(zone|variable|property|function|modify|procedure|when|always|setup|play)\b\s*(\w*)")
+DECLARATION = re.compile(r"^(zone|variable|property|function|modify|override|procedure|instead of|when|always|setup|play)"
+                         r"\b\s*(\w*)")
 
 
 def parse_recovering(text: str, file: str):
@@ -279,6 +280,14 @@ class _ToAst(Transformer):
     def procedure_decl(self, meta, c):
         return d.ProcedureDecl(self._pos(meta), str(c[0]), c[1] or [], c[2])
 
+    def instead_decl(self, meta, c):
+        name, params, condition, label, body = c
+        return d.InsteadDecl(self._pos(meta), str(name), params or [], condition, str(label) if label else None, body)
+
+    def override_decl(self, meta, c):
+        name, params, value, condition = c
+        return d.OverrideDecl(self._pos(meta), str(name), params or [], condition, value)
+
     def when_decl(self, meta, c):
         (kind, name, params), condition, body = c
         return d.WhenDecl(self._pos(meta), (kind, name), params, condition, body)
@@ -367,6 +376,9 @@ class _ToAst(Transformer):
 
     def pass_stmt(self, meta, c):
         return s.Pass(self._pos(meta))
+
+    def proceed_stmt(self, meta, c):
+        return s.Proceed(self._pos(meta))
 
     def if_stmt(self, meta, c):
         test, body, *rest = c

@@ -4,10 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.engine.decisions import Decision
 from interpreter.engine.runtime import Return
 from interpreter.language.parser import parse
 from interpreter.language.scope import Scope
-from interpreter.language.statements import Deciding
+from interpreter.language.statements import PROCEED, Deciding
 
 
 @dataclass
@@ -74,6 +75,57 @@ def make_procedure(params, body, position):
         env = dict(zip(params, args))
         env["you"] = caller["you"]
         return body(rt, env)
+
+    return procedure
+
+
+def make_replaced(name, params, base, rules, generator, position):
+    """Procedure `name` with its `instead of` rules, each (params, condition, body, label). Called,
+    the rules whose condition holds run in place of `base`; of several, the player acting chooses
+    which first (1.1.3 of Root: the affected player orders simultaneous effects), and `proceed`
+    goes on down the chain: the rules left, then `base`."""
+
+    def applicable(rt, args, you):
+        found = []
+        for rule in rules:
+            rule_params, condition, _, _ = rule
+            env = dict(zip(rule_params, args))
+            env["you"] = you
+            if condition is None or condition(rt, env):
+                found.append(rule)
+        return found
+
+    def env_of(names, args, you):
+        env = dict(zip(names, args))
+        env["you"] = you
+        return env
+
+    def chain(rt, left, args, you):
+        if not left:
+            yield from base(rt, env_of(params, args, you))
+            return
+        chosen = left[0]
+        if len(left) > 1 and you is not None:
+            index = yield Decision(f"replace_{name}", you, ("rule",), [(label,) for _, _, _, label in left])
+            chosen = left[index]
+        rest = [rule for rule in left if rule is not chosen]
+        env = env_of(chosen[0], args, you)
+        env[PROCEED] = lambda rt: chain(rt, rest, args, you)
+        yield from chosen[2](rt, env)
+
+    def run(rt, left, args, you):  # never more than one rule applies here: the checker made it `chain` otherwise
+        if not left:
+            return base(rt, env_of(params, args, you))
+        env = env_of(left[0][0], args, you)
+        env[PROCEED] = lambda rt: run(rt, left[1:], args, you)
+        return left[0][2](rt, env)
+
+    def procedure(rt, caller, args):
+        rt.steps += 1
+        if rt.steps > rt.step_limit:
+            raise rt.too_many_steps(position)
+        you = caller["you"]
+        return (chain if generator else run)(rt, applicable(rt, args, you), args, you)
 
     return procedure
 

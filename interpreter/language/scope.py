@@ -68,6 +68,7 @@ class Scope:
     pure: bool = False  # inside a function: the value may depend only on the parameters and the state
     codegen: object = None  # the CodeGen shared by the whole ruleset
     inlining: tuple[str, ...] = ()  # functions being inlined here (no function is inlined into itself)
+    replacing: str | None = None  # inside `instead of P`: P
 
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))

@@ -536,6 +536,31 @@ class Pass(Stmt):
         return (lambda rt, env: None), False
 
 
+PROCEED = "__proceed__"  # in the locals of an `instead of` rule: what `proceed` runs (no name can be this)
+
+
+@dataclass
+class Proceed(Stmt):
+    """proceed: inside `instead of P`, do P as it would have been done without this rule (the other
+    rules that replace it, then its own body)."""
+
+    pos: Position
+
+    def compile(self, scope, deciding):
+        if scope.replacing is None:
+            scope.error("LX331", "`proceed` is only meaningful inside an `instead of` rule", self.pos)
+            return (lambda rt, env: None), False
+        if deciding.procedures.get(scope.replacing):
+            def proceed(rt, env):  # the rest of the chain, for the caller to `yield from`
+                return env[PROCEED](rt)
+            return proceed, True
+
+        def proceed_plain(rt, env):
+            env[PROCEED](rt)
+
+        return proceed_plain, False
+
+
 @dataclass
 class If(Stmt):
     pos: Position
