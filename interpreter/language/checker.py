@@ -88,6 +88,10 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             symbols.handled.add(decl.event)
             if decl.event[0] == "event":
                 symbols.events[decl.event[1]] = len(decl.params)
+            if decl.event == ("event", "moved") and len(decl.params) != 3:
+                diagnostics.append(Diagnostic("LX307", "every `move` announces `moved` with 3 values: the components "
+                                              "moved, the zone they came from (none if several), the zone they went to",
+                                              decl.pos))
     _content_clashes(content, board, symbols, diagnostics)
     total = 0
     for kind, spec in content.pieces.items():
@@ -135,6 +139,7 @@ def find_deciding(declarations: list, abilities: list) -> Deciding:
     (a `choose`, a `turn`...), then, through the calls, everything that reaches one of them."""
     bodies: dict[tuple, list] = {}  # ("procedures", name) / ("abilities", name) / ("events", key) -> bodies
     replaced: dict[str, int] = {}  # procedure -> how many `instead of` rules replace it
+    handlers: dict[tuple, int] = {}  # event -> how many `when` rules handle it (`emit ... ordered by` asks if several)
     for x in declarations:
         if isinstance(x, (d.ProcedureDecl, d.InsteadDecl)):  # an `instead of P` rule runs as P
             bodies.setdefault(("procedures", x.name), []).append(x.body)
@@ -142,19 +147,21 @@ def find_deciding(declarations: list, abilities: list) -> Deciding:
             replaced[x.name] = replaced.get(x.name, 0) + 1
         elif isinstance(x, d.WhenDecl):
             bodies.setdefault(("events", x.event), []).append(x.body)
+            handlers[x.event] = handlers.get(x.event, 0) + 1
     for ability, body in abilities:
         bodies.setdefault(("abilities", ability.name), []).append(body)
     callers: dict[tuple, list] = {}
     found = []
     for node, blocks in bodies.items():
         calls: set = set()
-        recorder = Deciding(*(_Recorder(table, calls) for table in ("procedures", "abilities", "events")))
+        recorder = Deciding(*(_Recorder(table, calls) for table in ("procedures", "abilities", "events")), handlers)
         several_rules = node[0] == "procedures" and replaced.get(node[1], 0) > 1  # the player chooses the first
         if any([body.decides(recorder) for body in blocks]) or several_rules:  # a list: every call is recorded
             found.append(node)
         for called in calls:
             callers.setdefault(called, []).append(node)
-    deciding = Deciding(procedures={x.name: False for x in declarations if isinstance(x, d.ProcedureDecl)})
+    deciding = Deciding(procedures={x.name: False for x in declarations if isinstance(x, d.ProcedureDecl)},
+                        handlers=handlers)
     while found:
         table, name = node = found.pop()
         if getattr(deciding, table).get(name):

@@ -79,7 +79,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 inner = scope.with_locals(*decl.params)
                 condition = decl.condition.compile(inner) if decl.condition else None
                 body, generator = decl.body.compile(inner, deciding)
-                program.triggers.setdefault(decl.event, []).append(make_trigger(decl.params, condition, body, generator, decl.pos))
+                label = decl.label or f"{Path(decl.pos.file).stem} line {decl.pos.line}"
+                trigger = make_trigger(decl.params, condition, body, generator, decl.pos, label)
+                program.triggers.setdefault(decl.event, []).append(trigger)
             elif isinstance(decl, d.AlwaysDecl):
                 body, generator = decl.body.compile(scope, deciding)
                 if generator:

@@ -68,6 +68,7 @@ class WhenDecl:
     params: list[str]
     condition: Expr | None
     body: Block
+    label: str | None = None  # `as NAME`: how a player ordering several handlers sees this one
 
 
 @dataclass

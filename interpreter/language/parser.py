@@ -289,8 +289,8 @@ class _ToAst(Transformer):
         return d.OverrideDecl(self._pos(meta), str(name), params or [], condition, value)
 
     def when_decl(self, meta, c):
-        (kind, name, params), condition, body = c
-        return d.WhenDecl(self._pos(meta), (kind, name), params, condition, body)
+        (kind, name, params), condition, label, body = c
+        return d.WhenDecl(self._pos(meta), (kind, name), params, condition, body, str(label) if label else None)
 
     def custom_event(self, meta, c):
         return ("event", str(c[0]), c[1] or [])
@@ -339,7 +339,7 @@ class _ToAst(Transformer):
         return True
 
     def emit_stmt(self, meta, c):
-        return s.Emit(self._pos(meta), str(c[0]), c[1] or [])
+        return s.Emit(self._pos(meta), str(c[0]), c[1] or [], c[2])
 
     def call_stmt(self, meta, c):
         return s.CallProcedure(self._pos(meta), str(c[0]), c[1] or [])

@@ -130,7 +130,14 @@ def make_replaced(name, params, base, rules, generator, position):
     return procedure
 
 
-def make_trigger(params, condition, body, generator, position):
+def make_trigger(params, condition, body, generator, position, label=""):
+    def applies(rt, you, values) -> bool:
+        if condition is None:
+            return True
+        env = dict(zip(params, values))
+        env["you"] = you
+        return bool(condition(rt, env))
+
     def trigger(rt, you, values):
         rt.steps += 1
         if rt.steps > rt.step_limit:
@@ -147,4 +154,5 @@ def make_trigger(params, condition, body, generator, position):
         except Return:
             pass
 
+    trigger.applies, trigger.label = applies, label  # for `emit ... ordered by`
     return trigger

@@ -21,6 +21,9 @@ from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
+MOVED = ("event", "moved")  # the event every `move` announces, if some rule handles it
+PROCEED = "__proceed__"  # in the locals of an `instead of` rule: what `proceed` runs (no name can be this)
+
 
 @dataclass
 class Deciding:
@@ -29,6 +32,7 @@ class Deciding:
     procedures: dict[str, bool] = field(default_factory=dict)
     abilities: dict[str, bool] = field(default_factory=dict)
     events: dict[tuple, bool] = field(default_factory=dict)
+    handlers: dict[tuple, int] = field(default_factory=dict)  # event -> how many `when` rules handle it
 
 
 class Stmt:
@@ -231,6 +235,9 @@ class Move(Stmt):
     at_bottom: bool = False
     facing: str | None = None  # "up" or "down": how the components lie once moved; None: as they were
 
+    def decides(self, deciding):
+        return deciding.events.get(MOVED, False)
+
     def compile(self, scope, deciding):
         what, to, at_bottom = self.what.compile(scope), self.to.compile(scope), self.at_bottom
         check(scope, self.what.pos, "movable", self.what.type, "what `move` moves")
@@ -239,21 +246,41 @@ class Move(Stmt):
         bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
 
         def move(rt, env):
+            """Returns the values of the event `moved`: the components, the zone they all came
+            from (or none), the zone they went to; None if nothing moved."""
             moved = what(rt, env)
             if moved is None:
-                return
+                return None
             destination = to(rt, env)
             if destination is None:
                 raise RuleRuntimeError(self.pos, "cannot move to nowhere (the destination is none)")
-            for component in moved if isinstance(moved, list) else (moved,):
+            group = moved if isinstance(moved, list) else [moved]
+            origins = {component.zone for component in group}
+            for component in group:
                 rt.state.move(component, destination, at_bottom)
                 if bags and destination in bags:
                     land_at_random(rt, component)
                 if face_down is not None:
                     component.face_down, component.known_to = face_down, frozenset()
             rt.settle()
+            return [list(group), origins.pop() if len(origins) == 1 else None, destination] if group else None
 
-        return move, False
+        if MOVED not in scope.symbols.handled:  # no rule listens: a move announces nothing
+            return move, False
+        if self.decides(deciding):
+            def move_announced(rt, env):
+                values = move(rt, env)
+                for trigger in rt.program.triggers.get(MOVED, ()) if values else ():
+                    yield from trigger(rt, env["you"], values)
+            return move_announced, True
+
+        def move_announced_plain(rt, env):
+            values = move(rt, env)
+            for trigger in rt.program.triggers.get(MOVED, ()) if values else ():
+                for _ in trigger(rt, env["you"], values):
+                    raise RuleRuntimeError(self.pos, "a `when moved` rule asked for a decision where none was expected")
+
+        return move_announced_plain, False
 
 
 @dataclass
@@ -340,7 +367,18 @@ def _start_and_end(scope: Scope, name: str):
     return start, end
 
 
-def _event_runner(key, args, generator):
+def _event_runner(key, args, generator, ordered_by=None):
+    if ordered_by is not None:
+        def emit_ordered(rt, env):  # `emit ... ordered by P`: P orders the handlers whose conditions hold
+            values, you, chooser = [a(rt, env) for a in args], env["you"], ordered_by(rt, env)
+            waiting = [t for t in rt.program.triggers.get(key, ()) if t.applies(rt, you, values)]
+            while waiting:
+                index = 0
+                if len(waiting) > 1 and chooser is not None:
+                    index = yield Decision(f"order_{key[1]}", chooser, ("rule",), [(t.label,) for t in waiting])
+                yield from waiting.pop(index)(rt, you, values)
+        return emit_ordered, True
+
     def emit(rt, env):
         values = [a(rt, env) for a in args]
         for trigger in rt.program.triggers.get(key, ()):
@@ -360,9 +398,12 @@ class Emit(Stmt):
     pos: Position
     event: str
     args: list[Expr]
+    ordered_by: Expr | None = None  # who orders the handlers whose conditions hold, when there are several
 
     def decides(self, deciding):
-        return deciding.events.get(("event", self.event), False)
+        key = ("event", self.event)
+        several = self.ordered_by is not None and deciding.handlers.get(key, 0) > 1
+        return several or deciding.events.get(key, False)
 
     def compile(self, scope, deciding):
         declared = scope.symbols.events
@@ -372,6 +413,12 @@ class Emit(Stmt):
         elif declared[self.event] != len(self.args):
             scope.error("LX307", f"event `{self.event}` takes {declared[self.event]} value(s), not {len(self.args)}", self.pos)
         args = [a.compile(scope) for a in self.args]
+        ordered_by = None
+        if self.ordered_by is not None:
+            ordered_by = self.ordered_by.compile(scope)
+            check(scope, self.ordered_by.pos, "player", self.ordered_by.type, "who orders the handlers")
+        if ordered_by is not None and self.decides(deciding):
+            return _event_runner(("event", self.event), args, True, ordered_by)
         return _event_runner(("event", self.event), args, self.decides(deciding))
 
 
@@ -534,9 +581,6 @@ class Pass(Stmt):
 
     def compile(self, scope, deciding):
         return (lambda rt, env: None), False
-
-
-PROCEED = "__proceed__"  # in the locals of an `instead of` rule: what `proceed` runs (no name can be this)
 
 
 @dataclass
