@@ -22,6 +22,10 @@ class EndTurn(Signal):
     pass
 
 
+class Pause(Signal):
+    """The game stops where a scenario asked it to (at the end of a turn), with no decision pending."""
+
+
 @dataclass
 class Result:
     winner: str | None
@@ -57,6 +61,8 @@ class Runtime:
         self.steps = 0  # loop turns, calls and rule runs so far (the step budget, see limits.py)
         self.step_limit = LIMITS.steps_per_decision
         self.running = False  # rules (or a bot's valuation) are running now: the watchdog may stop them
+        self.start_phase: str | None = None  # a scenario starts the turn at this phase: the ones before are skipped
+        self.pause_after_turn = False  # a scenario stops the game when the turn ends
 
     def too_many_steps(self, position: Position | None) -> LimitExceeded:
         """The error for a rule that went past the step budget (raised by the loops and calls that count steps)."""

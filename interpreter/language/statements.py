@@ -13,7 +13,7 @@ from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import PASS, Decision
-from interpreter.engine.runtime import EndTurn, GameOver, Result, Return, Signal
+from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
@@ -919,6 +919,11 @@ class Turn(Stmt):
                 pass
             yield from end(rt, env)
             env["you"] = saved
+            if rt.start_phase is not None:
+                raise RuleRuntimeError(self.pos, f"the scenario starts at phase `{rt.start_phase}`, which this turn "
+                                                 "does not have")
+            if rt.pause_after_turn:
+                raise Pause()
 
         return turn, True
 
@@ -935,10 +940,13 @@ class Phase(Stmt):
     def compile(self, scope, deciding):
         body = run_body(*self.body.compile(scope, deciding))
         start, end = _start_and_end(scope, self.name)
-        if start is _no_event and end is _no_event:
-            return body, True
+        name = self.name
 
         def phase(rt, env):
+            if rt.start_phase is not None:  # a scenario starts the turn at a later phase
+                if rt.start_phase != name:
+                    return
+                rt.start_phase = None
             yield from start(rt, env)
             try:
                 yield from body(rt, env)

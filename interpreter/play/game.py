@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision
-from interpreter.engine.runtime import EndTurn, GameOver, Result, Return, Runtime
+from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Runtime
 from interpreter.engine.state import State
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.limits import LIMITS, LimitExceeded
@@ -58,6 +58,7 @@ class Game:
         self.log: list[int] = []
         self.decision: Decision | None = None
         self.result: Result | None = None
+        self.paused = False  # stopped where a scenario asked (`until: end of turn`), no decision pending
         self._flow = self._run()
         WATCHDOG.arm()
         self._resume(None)
@@ -103,6 +104,8 @@ class Game:
             self.decision = self._flow.send(index)
         except GameOver as over:
             self.result = over.result
+        except Pause:  # a scenario stops here to look at the state: the game goes no further
+            self.paused = True
         except StopIteration:
             raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)") from None
         except EndTurn:

@@ -47,6 +47,8 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
             unknown("player", name, players, *steps)
 
     for i, scenario in enumerate(parsed.scenarios):
+        for j, name in enumerate(scenario.players or []):
+            check_player(name, "scenarios", i, "players", j)
         for j, choice in enumerate(scenario.choices):
             if isinstance(choice, dict) and "by" in choice:
                 check_player(choice["by"], "scenarios", i, "choices", j, "by")

@@ -18,6 +18,7 @@ Components are written "owner kind" (or "kind" for shared ones), stacks bottom t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -40,6 +41,8 @@ class PositionSpec(Strict):
     variables: dict[str, object] = {}
     board: dict[str, list[str]] = {}
     zones: dict[str, Counts] = {}
+    on_top: dict[str, list[str]] = {}  # zone -> the components on its top, the first listed on top (a deck's next cards)
+    phase: str | None = None  # the first turn starts at this phase: the phases before it are skipped
 
 
 class DecisionSpec(Strict):
@@ -67,6 +70,7 @@ class Scenario(Strict):
     players: list[str] | None = None  # who sits at the table, in order (default: every player)
     setup: bool = True  # false: skip `setup:`, the position lays out what matters
     rolls: list[int] = []  # the dice results, in order, before the seeded generator takes over
+    until: Literal["end of turn"] | None = None  # stop when the turn of the last choice ends, to look at the state
     position: PositionSpec | None = None
     choices: list[str | dict[str, str]] = []
     expect: Expectation
@@ -98,7 +102,8 @@ def _with_defaults(scenario: Scenario, defaults: Defaults) -> Scenario:
         own = scenario.position or PositionSpec()
         base = defaults.position
         changes["position"] = PositionSpec(variables=merged(base.variables, own.variables),
-                                           board={**base.board, **own.board}, zones={**base.zones, **own.zones})
+                                           board={**base.board, **own.board}, zones={**base.zones, **own.zones},
+                                           on_top={**base.on_top, **own.on_top}, phase=own.phase or base.phase)
     return scenario.model_copy(update=changes)
 
 

@@ -20,6 +20,8 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
         game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls)
     except ValueError as error:
         raise ScenarioFailure(str(error)) from None
+    if scenario.until and not scenario.choices:
+        raise ScenarioFailure("`until: end of turn` needs choices: the turn of the last choice is the one to end")
     for step, choice in enumerate(scenario.choices, 1):
         expected_player = choice.get("by") if isinstance(choice, dict) else None
         named = {k: v for k, v in choice.items() if k != "by"} if isinstance(choice, dict) else {}
@@ -28,13 +30,15 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
         expected_name, label = next(iter(named.items())) if named else (None, choice)
         decision = game.decision
         if decision is None:
-            raise ScenarioFailure(f"choice {step} ({label}): the game is over ({game.result.reason}), no decision is pending")
+            raise ScenarioFailure(f"choice {step} ({label}): {_stopped(game)}, no decision is pending")
         if expected_name and decision.name != expected_name:
             raise ScenarioFailure(f"choice {step}: expected a `{expected_name}` decision, got `{decision.name}` "
                                   f"by {decision.player}: {', '.join(decision.labels())}")
         if expected_player and decision.player != expected_player:
             raise ScenarioFailure(f"choice {step}: expected {expected_player} to decide `{decision.name}`, "
                                   f"but {decision.player} decides it")
+        if scenario.until and step == len(scenario.choices):
+            game.runtime.pause_after_turn = True  # the last choice: play on to the end of this turn, then stop
         try:
             game.choose(str(label))
         except ValueError as error:
@@ -80,20 +84,28 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
             items = wanted.setdefault(key, [])
             for kind, count in kinds.items():
                 items += [_take(pool, owner, kind) for _ in range(count)]
-    taken = {c.id for items in wanted.values() for c in items}
+    on_top = {zone: [_take(pool, *parse_label(label)) for label in labels] for zone, labels in spec.on_top.items()}
+    taken = {c.id for items in list(wanted.values()) + list(on_top.values()) for c in items}
+    emptied = []  # what the zones named by the position held and no longer hold: it goes to the box
     for key, items in state.zones.items():
         kept = [c for c in items if c.id not in taken]
-        if key in wanted:
+        if key in wanted and key != BOX:
             items[:] = []
-            for c in kept:
-                c.zone = BOX
-            state.zones[BOX] += kept if key != BOX else []
+            emptied += kept
         else:
             items[:] = kept
+    state.zones[BOX] = wanted.pop(BOX, []) + state.zones[BOX] + emptied  # the box keeps what no zone lists
     for key, items in wanted.items():
         state.zones[key] = list(items)
+    for zone, items in on_top.items():
+        if zone not in state.zones:
+            raise ScenarioFailure(f"position: `on_top` names `{zone}`, which is not a zone of the game")
+        state.zones[zone] += reversed(items)  # the first listed ends on top
+    for key, items in state.zones.items():
         for c in items:
             c.zone = key
+    if spec.phase:
+        game.runtime.start_phase = spec.phase
     state.changed()
 
 
@@ -103,6 +115,10 @@ def _take(pool, owner, kind):
     if not candidates:
         raise ScenarioFailure(f"position: not enough `{owner} {kind}` components in the game")
     return candidates.pop(0)
+
+
+def _stopped(game: Game) -> str:
+    return "the game stopped at the end of the turn" if game.paused else f"the game is over ({game.result.reason})"
 
 
 def check_expectation(game: Game, expect: Expectation) -> None:
@@ -135,7 +151,7 @@ def check_expectation(game: Game, expect: Expectation) -> None:
     if expect.decision is not None:
         d = game.decision
         if d is None:
-            problems.append(f"expected a pending decision, but the game is over ({game.result.reason})")
+            problems.append(f"expected a pending decision, but {_stopped(game)}")
         else:
             spec = expect.decision
             if spec.name is not None and d.name != spec.name:
@@ -146,7 +162,8 @@ def check_expectation(game: Game, expect: Expectation) -> None:
                 problems.append(f"pending decision options: expected {spec.options}, found {d.labels()}")
     if expect.winner is not None:
         if game.result is None:
-            problems.append(f"expected the game over with winner {expect.winner}, but `{game.decision.name}` is pending")
+            pending = "the game stopped at the end of the turn" if game.paused else f"`{game.decision.name}` is pending"
+            problems.append(f"expected the game over with winner {expect.winner}, but {pending}")
         elif (game.result.winner or "draw") != expect.winner:
             problems.append(f"winner: expected {expect.winner}, found {game.result.winner or 'draw'}")
     if expect.ended_by is not None and (game.result is None or game.result.reason != expect.ended_by):

@@ -1,0 +1,122 @@
+"""The scenario format as it grows with the games: who is seated, the box, a turn started at a phase."""
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.scenarios.files import load_scenarios
+from interpreter.scenarios.run import ScenarioFailure, run_scenario
+from interpreter.validation.validate import validate_ruleset
+
+CONTENT = """
+players: [red, blue]
+board:
+  grid: {columns: 2, rows: 1, connections: [orthogonal]}
+pieces:
+  stone: {per_player: 2, starts_in: supply}
+  relic: {count: 2, starts_in: box}
+"""
+
+RULES = """
+zone supply per player
+play:
+    turn red:
+        phase morning:
+            move top(supply(you)) to a1
+        phase evening:
+            choose s in [b1] as last
+            move top(supply(you)) to s
+    draw
+"""
+
+
+def game_folder(tmp_path: Path, scenarios: str) -> Path:
+    (tmp_path / "cards").mkdir(parents=True)
+    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))
+    folder = tmp_path / "game"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
+    (folder / "toy.rules").write_text(textwrap.dedent(RULES))
+    (folder / "tests" / "format.yaml").write_text(textwrap.dedent(scenarios))
+    return folder
+
+
+def run_all(folder: Path):
+    ruleset = load(folder)
+    return [run_scenario(ruleset, s.scenario) for s in load_scenarios(folder / "tests" / "format.yaml")]
+
+
+def test_validate_reports_a_seated_player_the_game_does_not_have(tmp_path):
+    folder = game_folder(tmp_path, """
+        scenarios:
+          - name: seated
+            rules: [X-1]
+            players: [red, bleu]
+            expect: {}
+        """)
+    found = [(d.code, d.message, d.position.line) for d in validate_ruleset(folder)]
+    assert found == [("LX327", "the game has no player `bleu`", 5)]
+
+
+def test_naming_the_box_keeps_what_it_held(tmp_path):
+    (game,) = run_all(game_folder(tmp_path, """
+        scenarios:
+          - name: the box keeps its relics
+            rules: [X-1]
+            position:
+              zones:
+                box: {red: {stone: 1}}
+            expect:
+              zones:
+                box: {red: {stone: 1}, nobody: {relic: 2}}
+        """))
+    game.state.check_invariants(game.ruleset.component_totals())
+
+
+def test_a_turn_started_at_a_phase_skips_the_ones_before(tmp_path):
+    (game,) = run_all(game_folder(tmp_path, """
+        scenarios:
+          - name: starts in the evening
+            rules: [X-1]
+            position: {phase: evening}
+            expect:
+              board: {a1: []}
+              decision: {name: last}
+        """))
+    assert game.evaluate("size(supply(red))") == 2
+
+
+def test_a_phase_the_turn_does_not_have_is_said_plainly(tmp_path):
+    folder = game_folder(tmp_path, """
+        scenarios:
+          - name: no such phase
+            rules: [X-1]
+            position: {phase: noon}
+            expect: {}
+        """)
+    with pytest.raises(Exception, match="starts at phase `noon`, which this turn does not have"):
+        run_all(folder)
+
+
+def test_until_the_end_of_the_turn_stops_with_no_decision_pending(tmp_path):
+    (game,) = run_all(game_folder(tmp_path, """
+        scenarios:
+          - name: the turn ends
+            rules: [X-1]
+            choices: [b1]
+            until: end of turn
+            expect:
+              board: {a1: [red stone], b1: [red stone]}
+        """))
+    assert game.paused and game.decision is None and game.result is None
+    with pytest.raises(ScenarioFailure, match="stopped at the end of the turn"):
+        run_all(game_folder(tmp_path / "again", """
+            scenarios:
+              - name: a decision is wanted
+                rules: [X-1]
+                choices: [b1]
+                until: end of turn
+                expect:
+                  decision: {name: last}
+            """))
