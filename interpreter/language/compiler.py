@@ -82,6 +82,14 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 label = decl.label or f"{Path(decl.pos.file).stem} line {decl.pos.line}"
                 trigger = make_trigger(decl.params, condition, body, generator, decl.pos, label)
                 program.triggers.setdefault(decl.event, []).append(trigger)
+            elif isinstance(decl, d.AnytimeDecl):
+                if any(name == decl.name for name, _, _ in program.anytime_actions):
+                    scope.error("LX301", f"`anytime {decl.name}` is declared twice", decl.pos)
+                condition = decl.condition.compile(scope) if decl.condition else None
+                if decl.condition:
+                    check(scope, decl.condition.pos, "bool", decl.condition.type, "the condition of an `anytime` action")
+                body = run_body(*decl.body.compile(scope, deciding, catch_return=True))
+                program.anytime_actions.append((decl.name, condition, body))
             elif isinstance(decl, d.AlwaysDecl):
                 body, generator = decl.body.compile(scope, deciding)
                 if generator:

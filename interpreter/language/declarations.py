@@ -115,5 +115,15 @@ class OverrideDecl:
     value: Expr
 
 
+@dataclass
+class AnytimeDecl:
+    """anytime NAME [if CONDITION]: something a player may do at any `window` where the condition holds."""
+
+    pos: Position
+    name: str
+    condition: Expr | None
+    body: Block
+
+
 Declaration = (ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
-               | InsteadDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)
+               | InsteadDecl | AnytimeDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

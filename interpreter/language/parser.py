@@ -108,7 +108,8 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION = re.compile(r"^(zone|variable|property|function|modify|override|procedure|instead of|when|always|setup|play)"
+DECLARATION = re.compile(r"^(zone|variable|property|function|modify|override|procedure|instead of|anytime|when|always|"
+                         r"setup|play)"
                          r"\b\s*(\w*)")
 
 
@@ -284,6 +285,10 @@ class _ToAst(Transformer):
         name, params, condition, label, body = c
         return d.InsteadDecl(self._pos(meta), str(name), params or [], condition, str(label) if label else None, body)
 
+    def anytime_decl(self, meta, c):
+        name, condition, body = c
+        return d.AnytimeDecl(self._pos(meta), str(name), condition, body)
+
     def override_decl(self, meta, c):
         name, params, value, condition = c
         return d.OverrideDecl(self._pos(meta), str(name), params or [], condition, value)
@@ -379,6 +384,9 @@ class _ToAst(Transformer):
 
     def proceed_stmt(self, meta, c):
         return s.Proceed(self._pos(meta))
+
+    def window_stmt(self, meta, c):
+        return s.Window(self._pos(meta))
 
     def if_stmt(self, meta, c):
         test, body, *rest = c

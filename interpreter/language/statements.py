@@ -21,6 +21,7 @@ from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
+ANYTIME = "anytime"  # the decision a `window` asks: which `anytime` action, or pass
 MOVED = ("event", "moved")  # the event every `move` announces, if some rule handles it
 PROCEED = "__proceed__"  # in the locals of an `instead of` rule: what `proceed` runs (no name can be this)
 
@@ -581,6 +582,37 @@ class Pass(Stmt):
 
     def compile(self, scope, deciding):
         return (lambda rt, env: None), False
+
+
+@dataclass
+class Window(Stmt):
+    """window: each player, `you` first then the others in seating order, may take any of their
+    `anytime` actions whose conditions hold, as many as they like, until they pass."""
+
+    pos: Position
+
+    def decides(self, deciding):
+        return True
+
+    def compile(self, scope, deciding):
+        def window(rt, env):
+            players, you = rt.players, env["you"]
+            first = players.index(you) if you in players else 0
+            for player in players[first:] + players[:first]:
+                inner = {"you": player}
+                while True:
+                    rt.steps += 1
+                    if rt.steps > rt.step_limit:
+                        raise rt.too_many_steps(self.pos)
+                    offered = [a for a in rt.program.anytime_actions if a[1] is None or a[1](rt, inner)]
+                    if not offered:
+                        break
+                    index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS])
+                    if index == len(offered):
+                        break
+                    yield from offered[index][2](rt, dict(inner))
+
+        return window, True
 
 
 @dataclass
