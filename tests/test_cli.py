@@ -126,3 +126,30 @@ def test_without_the_report_extra_simulate_stores_its_games_and_says_what_to_ins
     report = subprocess.run(WITHOUT_SCIPY + ["report", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert report.returncode == 2 and "Traceback" not in report.stderr
     assert "this command needs scipy, which comes with the `report` extra" in report.stderr
+
+
+def test_play_shows_a_human_their_own_hand_and_only_counts_of_the_others_and_of_the_deck():
+    from interpreter import Game, load
+
+    played = subprocess.run([LUDOLEX, "play", "root", "--human", "marquise", "--seed", "1"], input="0\n" * 12,
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert played.returncode == 130 and "game abandoned" in played.stdout  # the input ran out
+    eyrie_hand = Game(load("root"), seed=1).state.zones["hand/eyrie"]
+    hands = [line for line in played.stdout.splitlines() if line.lstrip().startswith("hand/")]
+    assert hands and all("3 hidden" in line for line in hands if "hand/eyrie" in line)
+    assert all("hidden" not in line for line in hands if "hand/marquise" in line)
+    deck_lines = [line for line in played.stdout.splitlines() if line.lstrip().startswith("deck ")]
+    assert deck_lines and all("hidden" in line for line in deck_lines)
+    assert not any(card.kind in line for card in eyrie_hand for line in hands if "hand/eyrie" in line)
+
+
+def test_watching_bots_shows_only_what_is_public_unless_all_is_asked():
+    public = subprocess.run([LUDOLEX, "play", "root", "--seed", "1"], capture_output=True, text=True, cwd=ROOT,
+                            timeout=300)
+    everything = subprocess.run([LUDOLEX, "play", "root", "--seed", "1", "--all"], capture_output=True, text=True,
+                                cwd=ROOT, timeout=300)
+    assert public.returncode == everything.returncode == 0
+    first_hand = next(line for line in public.stdout.splitlines() if line.lstrip().startswith("hand/eyrie"))
+    assert "hidden" in first_hand
+    first_hand_all = next(line for line in everything.stdout.splitlines() if line.lstrip().startswith("hand/eyrie"))
+    assert "hidden" not in first_hand_all
