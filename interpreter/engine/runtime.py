@@ -26,15 +26,46 @@ class Pause(Signal):
     """The game stops where a scenario asked it to (at the end of a turn), with no decision pending."""
 
 
-@dataclass
+@dataclass(init=False)
 class Result:
-    winner: str | None
+    """How a game ended. `winners` (in seating order) is the truth: one player, several (a shared or
+    co-operative win), or none (a draw, or a game everybody lost). `winner` is the single winner or None."""
+
+    winners: list[str]
     scores: dict[str, int] = field(default_factory=dict)
     reason: str = ""
     decided_by: str = ""  # for a ranking, the key that made the winner, e.g. `most held`; not saved with the result
 
+    def __init__(self, winners: str | list[str] | None, scores: dict[str, int] | None = None, reason: str = "",
+                 decided_by: str = ""):
+        """`winners`: a list of players, or (as before) one player's name or None."""
+        self.winners = [] if winners is None else [winners] if isinstance(winners, str) else list(winners)
+        self.scores = {} if scores is None else scores
+        self.reason = reason
+        self.decided_by = decided_by
+
+    @property
+    def winner(self) -> str | None:
+        """The one winner, or None: a draw, nobody won, or several players won together."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
     def to_json(self) -> dict:
-        return {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason}
+        """As saved before shared wins (`winner`, `scores`, `reason`), plus `winners` when several won."""
+        saved = {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason}
+        if len(self.winners) > 1:
+            saved["winners"] = list(self.winners)
+        return saved
+
+    @classmethod
+    def from_json(cls, data: dict) -> Result:
+        """A saved result; without `winners` (one winner or none, or saved before shared wins), from `winner`."""
+        winners = data.get("winners")
+        return cls(data.get("winner") if winners is None else winners, dict(data.get("scores") or {}), data.get("reason", ""))
+
+
+def joined(names: list[str]) -> str:
+    """`red`, `red and blue`, `red, blue and green`."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 class GameOver(Signal):

@@ -6,7 +6,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from interpreter.engine.decisions import EVERYTHING
-from interpreter.engine.runtime import Result
+from interpreter.engine.runtime import Result, joined
 from interpreter.play.game import Game
 from interpreter.play.visibility import observation
 
@@ -102,15 +102,20 @@ def result_sentence(result: Result | None, turns: int) -> str:
     after = f"after {turns} turn{'' if turns == 1 else 's'}"
     if result is None:
         return f"unfinished, {after}"
+    together = f"{joined(result.winners)} win together" if len(result.winners) > 1 else ""
     if not result.scores:  # ended by a rule's `win p`, `lose p` or `draw`: the reason says it
         if result.reason == "draw":
             return f"a draw, {after}"
+        if together and result.reason != together:
+            return f"{together} ({result.reason}), {after}"
         if result.winner and result.reason != f"{result.winner} wins":
             return f"{result.winner} wins ({result.reason}), {after}"
-        return f"{result.reason}, {after}"
-    # Ended by a ranking: the scores are the values of its first key, the winner's listed first.
-    ordered = sorted(result.scores.items(), key=lambda item: item[0] != result.winner)
+        return f"{result.reason}, {after}"  # `red wins`, `red and blue win together`, `everybody loses`...
+    # Ended by a ranking: the scores are the values of its first key, the winners' listed first.
+    ordered = sorted(result.scores.items(), key=lambda item: item[0] not in result.winners)
     scores = ", ".join(f"{player} {score}" for player, score in ordered)
+    if together:  # `ties share`: the players tied first on every key
+        return f"{together}, tied at the top ({scores}), {after}"
     if result.winner is None:
         return f"a draw: tied at the top ({scores}), {after}"
     if not result.decided_by:

@@ -160,7 +160,7 @@ def _unclosed_bracket(lines: list[str], start: int, end: int) -> tuple[int, int,
 TOKEN_WORDS = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the indented block", "NAME": "a name",
     "INT": "a number", "ESCAPED_STRING": "a quoted text", "$END": "end of file", "QUANTIFIER": "count/sum/any/all/select/first/max/min",
-    "RANK_ORDER": "`most` or `fewest`", "VISIBILITY": "public/private/hidden",
+    "RANK_ORDER": "`most` or `fewest`", "VISIBILITY": "public/private/hidden", "TIES_SHARE": "`ties share`",
 }
 
 
@@ -367,8 +367,8 @@ class _ToAst(Transformer):
     def draw_stmt(self, meta, c):
         return s.Signalling(self._pos(meta), "draw")
 
-    def rank_stmt(self, meta, c):
-        return s.Rank(self._pos(meta), list(c))
+    def rank_stmt(self, meta, c):  # the rankings, then `ties share` (a token) or None
+        return s.Rank(self._pos(meta), [k for k in c if isinstance(k, tuple)], ties_share=c[-1] is not None)
 
     def ranking(self, meta, c):
         return (str(c[0]), str(c[1]))

@@ -13,7 +13,7 @@ from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import PASS, Decision
-from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal
+from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
@@ -514,7 +514,7 @@ class Signalling(Stmt):
         what = self.what
         player = self.player.compile(scope) if self.player else None
         if self.player:
-            check(scope, self.player.pos, "player", self.player.type, f"who `{what}` names")
+            check(scope, self.player.pos, "players", self.player.type, f"who `{what}` names")
         if what == "end turn":
             def end_turn(rt, env):
                 raise EndTurn()
@@ -524,25 +524,50 @@ class Signalling(Stmt):
                 raise Return()
             return leave, False
 
+        position = self.pos
+
         def finish(rt, env):
             scores = {}  # a game ended by a rule, not by a ranking, has no scores
             if what == "draw":
                 raise GameOver(Result(None, scores, "draw"))
-            named = player(rt, env)
-            if what == "win":
-                raise GameOver(Result(named, scores, f"{named} wins"))
-            others = [p for p in rt.players if p != named]
-            raise GameOver(Result(others[0] if len(others) == 1 else None, scores, f"{named} loses"))
+            named = _players_named(rt, player(rt, env), what, position)
+            if what == "win":  # everyone named wins, the others lose
+                raise GameOver(Result(named, scores, outcome_words(named, "wins", rt.players)))
+            others = [p for p in rt.players if p not in named]  # the one player left wins; with more, nobody
+            raise GameOver(Result(others if len(others) == 1 else [], scores, outcome_words(named, "loses", rt.players)))
 
         return finish, False
 
 
+def _players_named(rt, value, what: str, position: Position) -> list[str]:
+    """The players that `win X` / `lose X` name (X a player or a list of players), in seating order."""
+    named = list(value) if isinstance(value, (list, tuple)) else [value]
+    for p in named:
+        if not isinstance(p, str) or p not in rt.players:
+            shown = "none" if p is None else str(p) if isinstance(p, (str, int)) else f"a {type(p).__name__.lower()}"
+            raise RuleRuntimeError(position, f"`{what}` names {shown}, which is not a player of this game")
+    if not named:
+        raise RuleRuntimeError(position, f"`{what}` names nobody (an empty list)")
+    return [p for p in rt.players if p in named]
+
+
+def outcome_words(named: list[str], verb: str, players: list[str]) -> str:
+    """`red wins`, `red and blue win together`, `everybody loses`: a result's reason."""
+    if len(named) == 1:
+        return f"{named[0]} {verb}"
+    if verb == "wins":
+        return f"{joined(named)} win together"
+    return "everybody loses" if len(named) == len(players) else f"{joined(named)} lose"
+
+
 @dataclass
 class Rank(Stmt):
-    """end game ranked by most A, fewest B, ...: the best player wins; a full tie is a draw."""
+    """end game ranked by most A, fewest B, ... [, ties share]: the best player wins; a full tie is a
+    draw, or with `ties share` a win shared by the players tied first."""
 
     pos: Position
     keys: list[tuple[str, str]]  # (most|fewest, function name)
+    ties_share: bool = False
 
     def always_exits(self):
         return True
@@ -555,7 +580,7 @@ class Rank(Stmt):
                 hint = (f"`{name}` takes {arity} parameter(s); a ranking function takes exactly one, the player"
                         if arity is not None else did_you_mean(name, scope.symbols.functions))
                 scope.error("LX315", f"`ranked by` needs a function of one player; `{name}` is not one", self.pos, hint=hint)
-        keys = self.keys
+        keys, ties_share = self.keys, self.ties_share
 
         def rank(rt, env):
             def value(name, player):
@@ -570,8 +595,9 @@ class Rank(Stmt):
                     decided_by = f"{order} {name}"
                     break
             scores = {p: value(keys[0][1], p) for p in rt.players}
-            winner = leaders[0] if len(leaders) == 1 else None
-            raise GameOver(Result(winner, scores, "ranking" if winner else "draw", decided_by))
+            if len(leaders) == 1 or ties_share:  # `ties share`: everyone tied first on every key wins
+                raise GameOver(Result(leaders, scores, "ranking", decided_by))
+            raise GameOver(Result(None, scores, "draw", decided_by))
 
         return rank, False
 

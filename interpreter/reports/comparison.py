@@ -83,6 +83,8 @@ def _mean_row(measure: str, a: Sequence[float], b: Sequence[float]) -> Differenc
 def compare(records_a: Sequence[Record], records_b: Sequence[Record], label_a: str = "A",
             label_b: str = "B") -> Comparison:
     """Each player's win rate, the draw rate, mean game length and each player's mean final score, in A and B.
+    A shared win counts as a win for each of its winners; when some game had one, the shared-win rate
+    is compared too, and in a co-operative game the rate of winning all together.
 
     Rates are compared with the pooled two-proportion z-test, means with Welch's t-test; both treat
     A and B as independent samples even when they share seeds, which ignores the pairing (usually
@@ -93,6 +95,10 @@ def compare(records_a: Sequence[Record], records_b: Sequence[Record], label_a: s
     for player in players_of([*records_a, *records_b]):
         if player in summary_a.wins and player in summary_b.wins:
             rows.append(_rate_row(f"{player}'s win rate", summary_a.wins[player], summary_b.wins[player]))
+    if summary_a.shared.count or summary_b.shared.count:  # a shared win counts for each winner, above
+        rows.append(_rate_row("the shared-win rate", summary_a.shared, summary_b.shared))
+    if summary_a.cooperative or summary_b.cooperative:
+        rows.append(_rate_row("the rate of winning all together", summary_a.together, summary_b.together))
     rows.append(_rate_row("the no-winner rate", summary_a.draws, summary_b.draws))
     for key in ("turns", "decisions"):
         rows.append(_mean_row(f"mean {key}", [r[key] for r in records_a], [r[key] for r in records_b]))

@@ -56,11 +56,13 @@ def _figure(size: tuple[float, float] = (7, 4)):
 def _plot_win_rates(summary: Summary, title: str, path: Path) -> None:
     figure = _figure()
     axes = figure.add_subplot()
-    rates = list(summary.wins.items()) + [("(no winner)", summary.draws)]
+    extra = ([("(shared win)", summary.shared)] if summary.shared.count > summary.together.count else []) + \
+        ([("(all together)", summary.together)] if summary.cooperative else [])
+    rates = list(summary.wins.items()) + extra + [("(no winner)", summary.draws)]
     names = [n for n, _ in rates]
     values = [100 * r.rate for _, r in rates]
     errors = [[100 * (r.rate - r.low) for _, r in rates], [100 * (r.high - r.rate) for _, r in rates]]
-    colours = [f"C{i}" for i in range(len(summary.wins))] + ["grey"]
+    colours = [f"C{i}" for i in range(len(summary.wins))] + ["dimgrey"] * len(extra) + ["grey"]
     bars = axes.bar(names, values, yerr=errors, capsize=6, color=colours)
     axes.bar_label(bars, labels=[f"{v:.1f}%" for v in values], label_type="center", color="white")
     if summary.games:
@@ -68,7 +70,8 @@ def _plot_win_rates(summary: Summary, title: str, path: Path) -> None:
                      label=f"fair share {100 * summary.first_player_fair:.1f}%")
         axes.legend(loc="upper right")
     axes.set_ylabel("% of games (95% interval)")
-    axes.set_title(f"{title}\nwin rates over {summary.games} games", fontsize=10)
+    shared = "; a shared win counts for each winner" if summary.shared.count else ""
+    axes.set_title(f"{title}\nwin rates over {summary.games} games{shared}", fontsize=10)
     figure.savefig(path, dpi=100)
 
 

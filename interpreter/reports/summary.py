@@ -1,9 +1,11 @@
 """The summary of many simulated games: win rates with intervals, first-player advantage, lengths, scores.
 
 Everything here is a pure function of game records, plain dicts such as
-    {"seed": 17, "players": ["a", "b"], "winner": "a" or None, "scores": {"a": 5, "b": 6} or {},
-     "turns": 17, "decisions": 46, "score_curve": [[1, {"a": 1, "b": 0}], ...] or []}
-where players[0] plays first and winner None is a draw (or a game nobody won).
+    {"seed": 17, "players": ["a", "b"], "winner": "a" or None, "winners": ["a"] or [] or ["a", "b"],
+     "scores": {"a": 5, "b": 6} or {}, "turns": 17, "decisions": 46, "score_curve": [[1, {"a": 1, "b": 0}], ...] or []}
+where players[0] plays first and no winners is a draw (or a game nobody won). Several winners won
+together (a shared or co-operative win): it counts as a win for each of them. A record made before
+shared wins has no `winners`; its `winner` (a name or None) says it.
 """
 from __future__ import annotations
 
@@ -40,13 +42,26 @@ def rate(count: int, n: int) -> Rate:
     return Rate(count, n, *wilson_interval(count, n))
 
 
+def winners_of(record: Record) -> list[str]:
+    """A record's winners: its `winners`, or for a record made before shared wins, its `winner`."""
+    winners = record.get("winners")
+    if winners is None:
+        return [] if record.get("winner") is None else [record["winner"]]
+    return list(winners)
+
+
+def won_together(record: Record) -> bool:
+    """Every player won: a co-operative victory (with two players or more)."""
+    return len(record["players"]) > 1 and set(winners_of(record)) >= set(record["players"])
+
+
 @dataclass(frozen=True)
 class Summary:
     """What a batch of games says, see `summarize`."""
 
     games: int
     players: list[str]
-    wins: dict[str, Rate]             # per player, over the games they took part in
+    wins: dict[str, Rate]             # per player, over the games they took part in (a shared win counts for each)
     draws: Rate                       # games without a winner
     first_player: Rate                # wins of the player in seat 0, over all games
     first_player_fair: float          # 1 / number of players (averaged over games)
@@ -57,6 +72,9 @@ class Summary:
     decisions_histogram: list[Bin]
     scores: dict[str, Description]    # final score per player, over the games that have scores
     margin: Description               # winner's score minus the best other score, decided games with scores
+    shared: Rate                      # games won by several players together
+    together: Rate                    # games won by every player together (co-operative victories)
+    cooperative: bool                 # some game ended with every player winning, or with everybody losing
 
 
 def players_of(records: Iterable[Record]) -> list[str]:
@@ -73,29 +91,35 @@ def summarize(records: Sequence[Record]) -> Summary:
 
     The first player's "fair" win rate is 1 / number of players, so draws pull the observed rate under it.
     The margin is taken in games with a winner and final scores: the winner's score minus the best score
-    of the others (negative when the rules let a lower score win).
+    of the others (negative when the rules let a lower score win); with a shared win, the lowest of the
+    winners' scores.
+    A shared win counts as a win for each of its winners, so the win rates can add up to more than 100%.
     """
     players = players_of(records)
-    wins = {p: rate(sum(r["winner"] == p for r in records), sum(p in r["players"] for r in records))
-            for p in players}
-    draws = rate(sum(r["winner"] is None for r in records), len(records))
-    first = rate(sum(r["winner"] is not None and r["winner"] == r["players"][0] for r in records), len(records))
+    winners = [winners_of(r) for r in records]
+    wins = {p: rate(sum(p in w for w in winners), sum(p in r["players"] for r in records)) for p in players}
+    draws = rate(sum(not w for w in winners), len(records))
+    first = rate(sum(bool(r["players"]) and r["players"][0] in w for r, w in zip(records, winners)), len(records))
+    shared = rate(sum(len(w) > 1 for w in winners), len(records))
+    together = rate(sum(map(won_together, records)), len(records))
+    cooperative = bool(together.count) or any(r.get("reason") == "everybody loses" for r in records)
     fair = sum(1 / len(r["players"]) for r in records) / len(records) if records else 0.0
     turns = [r["turns"] for r in records]
     decisions = [r["decisions"] for r in records]
     scores = {p: describe([r["scores"][p] for r in records if p in (r.get("scores") or {})]) for p in players}
     margins = []
-    for r in records:
+    for r, w in zip(records, winners):
         final = r.get("scores") or {}
-        others = [s for p, s in final.items() if p != r["winner"]]
-        if r["winner"] in final and others:
-            margins.append(final[r["winner"]] - max(others))
+        others = [s for p, s in final.items() if p not in w]
+        if w and all(p in final for p in w) and others:
+            margins.append(min(final[p] for p in w) - max(others))
     return Summary(
         games=len(records), players=players, wins=wins, draws=draws, first_player=first,
         first_player_fair=fair, first_player_p=binomial_p_value(first.count, first.n, fair),
         turns=describe(turns), decisions=describe(decisions),
         turns_histogram=histogram(turns), decisions_histogram=histogram(decisions),
-        scores={p: d for p, d in scores.items() if d.n}, margin=describe(margins))
+        scores={p: d for p, d in scores.items() if d.n}, margin=describe(margins), shared=shared,
+        together=together, cooperative=cooperative)
 
 
 # Formatting ---------------------------------------------------------------------------------------
@@ -158,7 +182,18 @@ def summary_sheets(summary: Summary) -> list[Sheet]:
     results = Sheet(f"Results of {summary.games} games", ["Player", "Wins", "Games", "Win rate [95% CI]"])
     for player, r in summary.wins.items():
         results.rows.append([player, str(r.count), str(r.n), percent(r)])
+    notes = []
+    if summary.shared.count > summary.together.count:  # some wins shared by some players, not all
+        results.rows.append(["(shared win)", str(summary.shared.count), str(summary.shared.n), percent(summary.shared)])
+    if summary.shared.count:
+        notes.append("a shared win counts as a win for each of its winners, so the win rates can add up to more than 100%")
+    if summary.cooperative:
+        results.rows.append(["(all won together)", str(summary.together.count), str(summary.together.n),
+                             percent(summary.together)])
+        notes.append(f"co-operative: the players won together in {summary.together.count} of {summary.games} games "
+                     f"({percent(summary.together)})")
     results.rows.append(["(no winner)", str(summary.draws.count), str(summary.draws.n), percent(summary.draws)])
+    results.note = "; ".join(notes)
     first = Sheet("First-player advantage", ["", "Wins", "Win rate [95% CI]", "Fair rate", "p vs fair"],
                   [["seat 0", str(summary.first_player.count), percent(summary.first_player),
                     f"{100 * summary.first_player_fair:.1f}%", p_cell(summary.first_player_p)]],

@@ -80,7 +80,11 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
             if part == "expect":
                 for source in spec.values:
                     found += _expression_problems(ruleset, str(source), lambda: where("scenarios", i, "expect", "values", source))
-                check_player(spec.winner, "scenarios", i, "expect", "winner")
+                if isinstance(spec.winner, list):
+                    for j, name in enumerate(spec.winner):
+                        check_player(name, "scenarios", i, "expect", "winner", j)
+                else:
+                    check_player(spec.winner, "scenarios", i, "expect", "winner")
                 for player in spec.scores:
                     check_player(player, "scenarios", i, "expect", "scores", player)
                 if spec.decision is not None:

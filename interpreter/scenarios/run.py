@@ -164,8 +164,12 @@ def check_expectation(game: Game, expect: Expectation) -> None:
         if game.result is None:
             pending = "the game stopped at the end of the turn" if game.paused else f"`{game.decision.name}` is pending"
             problems.append(f"expected the game over with winner {expect.winner}, but {pending}")
-        elif (game.result.winner or "draw") != expect.winner:
-            problems.append(f"winner: expected {expect.winner}, found {game.result.winner or 'draw'}")
+        else:  # `winner: red`, `winner: draw` (no winner) or `winner: [red, blue]` (a shared win)
+            expected = expect.winner if isinstance(expect.winner, list) else [] if expect.winner == "draw" else [expect.winner]
+            if set(game.result.winners) != set(expected):
+                def shown(players):
+                    return " and ".join(players) or "draw"
+                problems.append(f"winner: expected {shown(expected)}, found {shown(game.result.winners)}")
     if expect.ended_by is not None and (game.result is None or game.result.reason != expect.ended_by):
         problems.append(f"the game should have ended by `{expect.ended_by}`, "
                         f"found {game.result.reason if game.result else 'a game still going on'}")

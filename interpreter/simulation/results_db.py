@@ -3,6 +3,10 @@
 Each game is committed as soon as it is added (a write-ahead log makes that cheap), so a run
 killed at any moment keeps every game it had stored. A file that is not a ludolex results
 database, or is damaged, is refused with a DatabaseError, and never written into.
+
+Results format 2 added the `winners` column (a JSON list: a shared or co-operative win has several).
+A database of format 1 (or older, unmarked) is still read as it is, each game's winners taken from its
+`winner` column; opened to store games, it first gets the new column (its old games keep it empty).
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from pathlib import Path
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
 APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 1: no `winners` column
 BUSY_SECONDS = 30.0  # how long a write waits for another process writing the same database
 WORKER = "worker"  # the reason of a game lost with its worker process: a resumed run plays it again
 
@@ -32,6 +36,7 @@ CREATE TABLE IF NOT EXISTS games (
     reason TEXT,
     error TEXT,
     log TEXT NOT NULL,
+    winners TEXT,
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
@@ -39,7 +44,16 @@ PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores", "turns", "decisions",
-           "score_curve", "reason", "error", "log"]
+           "score_curve", "reason", "error", "log", "winners"]
+OLD_COLUMNS = COLUMNS[:-1]  # results format 1 and before: `winner` only (a single name, or NULL)
+
+
+def winners_of(record: dict) -> list[str]:
+    """A game record's winners: its `winners`, or for a record made before shared wins, its `winner`."""
+    winners = record.get("winners")
+    if winners is None:
+        return [] if record.get("winner") is None else [record["winner"]]
+    return list(winners)
 
 
 class DatabaseError(Exception):
@@ -59,6 +73,7 @@ class Results:
         if read_only and not self.path.is_file():
             raise DatabaseError(f"{path}: no such file", misuse=True)
         self.db = None
+        self.columns: list[str] = []
         try:
             with self._errors():
                 if read_only:
@@ -69,7 +84,9 @@ class Results:
                 if not read_only:
                     self.db.execute("PRAGMA journal_mode = WAL")  # readers and a second writer do not wait for long
                     self.db.execute("PRAGMA synchronous = NORMAL")  # a commit survives the process being killed
+                    self._migrate()
                     self.db.executescript(SCHEMA)
+                    self.columns = list(COLUMNS)
         except DatabaseError:
             self.close()
             raise
@@ -82,14 +99,27 @@ class Results:
             raise sqlite3.DatabaseError(f"database disk image is malformed ({problem})")
         mark, version = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
         tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
-        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in ([], COLUMNS)
+        columns = self.columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
+        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in ([], OLD_COLUMNS, COLUMNS)
         if mark != APPLICATION_ID and not unmarked_but_ours:
             raise DatabaseError(f"{self.path}: not a ludolex results database (an SQLite file of another program); "
                                 "give another --db", misuse=True)
         if version > SCHEMA_VERSION:
             raise DatabaseError(f"{self.path}: written by a newer ludolex (results format {version}); update ludolex",
                                 misuse=True)
+
+    def _migrate(self) -> None:
+        """Give a database of results format 1 the `winners` column (another process may be doing the same)."""
+        if not self.columns or "winners" in self.columns:
+            return
+        self.db.execute("BEGIN IMMEDIATE")  # waits for another writer; then the columns are read again
+        try:
+            if "winners" not in [row[1] for row in self.db.execute("PRAGMA table_info(games)")]:
+                self.db.execute("ALTER TABLE games ADD COLUMN winners TEXT")
+            self.db.commit()
+        except BaseException:
+            self.db.rollback()
+            raise
 
     @contextmanager
     def _errors(self):
@@ -139,10 +169,10 @@ class Results:
         """Store one game, and commit it at once."""
         with self._errors():
             self.db.execute(
-                "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO games ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
                 (game, ruleset_hash, bots, record["seed"], json.dumps(record["players"]), record["winner"],
                  json.dumps(record["scores"]), record["turns"], record["decisions"], json.dumps(record["score_curve"]),
-                 record["reason"], record["error"], json.dumps(record["log"])),
+                 record["reason"], record["error"], json.dumps(record["log"]), json.dumps(winners_of(record))),
             )
             self.db.commit()
 
@@ -159,7 +189,8 @@ class Results:
     def records(self, ruleset_hash: str, bots: str | None = None, seeds: range | None = None,
                 with_log: bool = True) -> list[dict]:
         """The stored games of a version (and bots), by seed; `with_log=False` leaves out their choices."""
-        query = (f"SELECT seed, players, winner, scores, turns, decisions, score_curve, reason, error, "
+        winners_column = "winners" if "winners" in self.columns else "NULL"  # format 1, opened read-only
+        query = (f"SELECT seed, players, winner, {winners_column}, scores, turns, decisions, score_curve, reason, error, "
                  f"{'log' if with_log else 'NULL'} FROM games WHERE ruleset_hash = ?")
         params: list = [ruleset_hash]
         if bots is not None:
@@ -168,9 +199,13 @@ class Results:
             query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
         records = []
         with self._errors():
-            for seed, players, winner, scores, turns, decisions, curve, reason, error, log in self.db.execute(query + " ORDER BY seed", params):
+            for seed, players, winner, winners, scores, turns, decisions, curve, reason, error, log in self.db.execute(query + " ORDER BY seed", params):
                 try:
-                    record = {"seed": seed, "players": json.loads(players), "winner": winner, "scores": json.loads(scores),
+                    winners = [winner] if winners is None and winner is not None else json.loads(winners or "[]")
+                    if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
+                        raise ValueError("winners")
+                    record = {"seed": seed, "players": json.loads(players), "winner": winner, "winners": winners,
+                              "scores": json.loads(scores),
                               "turns": turns, "decisions": decisions, "score_curve": json.loads(curve),
                               "reason": reason, "error": error}
                     if with_log:

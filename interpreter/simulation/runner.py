@@ -66,7 +66,7 @@ def error_text(error: BaseException) -> str:
 
 
 def failed_record(seed: int, players: list[str], reason: str, error: str) -> dict:
-    return {"seed": seed, "players": players, "winner": None, "scores": {}, "turns": 0, "decisions": 0,
+    return {"seed": seed, "players": players, "winner": None, "winners": [], "scores": {}, "turns": 0, "decisions": 0,
             "score_curve": [], "reason": reason, "error": error, "log": []}
 
 
@@ -97,7 +97,8 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
             if totals is not None:
                 game.state.check_invariants(totals)
         if game.finished:
-            record.update(winner=game.result.winner, scores=game.result.scores, reason=game.result.reason)
+            record.update(winner=game.result.winner, winners=list(game.result.winners), scores=game.result.scores,
+                          reason=game.result.reason)
         else:
             record["reason"] = TURN_LIMIT
         if score is not None and not record["scores"]:
@@ -111,10 +112,12 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
         record.update(reason=ERROR, error=error_text(error))
     if game is not None:
         record.update(turns=game.state.turns, decisions=len(game.log), log=list(game.log))
-    try:  # what the results database stores: plain data, a winner's name
+    try:  # what the results database stores: plain data, the winners' names
         json.dumps(record)
         if not (record["winner"] is None or isinstance(record["winner"], str)):
             raise TypeError(f"the winner is {record['winner']!r}, not a player")
+        if not all(isinstance(w, str) for w in record["winners"]):
+            raise TypeError(f"the winners are {record['winners']!r}, not players")
     except (TypeError, ValueError) as error:
         record = failed_record(seed, record["players"], ERROR, f"the game's result is not plain data: {error}")
     return record
