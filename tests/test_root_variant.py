@@ -38,4 +38,5 @@ def test_root_plays_on_another_map_without_a_change_to_its_rules(tmp_path):
     assert game.evaluate("select(c in clearings() where c.clearing_suit = \"mouse\" and c.corner)") == ["glade_c1"]
     records = [play_one(variant, seed, Table(check=True)) for seed in range(10)]
     assert all(r["error"] is None for r in records), [r["error"] for r in records]
-    assert all(r["winner"] in ("marquise", "eyrie") for r in records)
+    # every faction of the content is seated; a game may also end with no single winner
+    assert all(r["winner"] is None or r["winner"] in r["players"] for r in records), [r["winner"] for r in records]
