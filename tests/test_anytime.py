@@ -1,8 +1,8 @@
 """`anytime` actions: what a player may do at any `window` of the flow, as often as its condition allows."""
-import textwrap
 from pathlib import Path
 
 import pytest
+from toy import toy_folder
 
 from interpreter import Game, LudolexError, load
 
@@ -38,12 +38,7 @@ play:
 
 
 def game_of(tmp_path: Path, rules: str = RULES) -> Game:
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))
-    (tmp_path / "game").mkdir()
-    (tmp_path / "game" / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
-    (tmp_path / "game" / "toy.rules").write_text(textwrap.dedent(rules))
-    return Game(load(tmp_path / "game"))
+    return Game(load(toy_folder(tmp_path, CONTENT, toy=rules)))
 
 
 def test_a_window_offers_each_player_their_anytime_actions_the_player_acting_first(tmp_path):

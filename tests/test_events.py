@@ -3,6 +3,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from toy import toy_folder
 
 from interpreter import Game, LudolexError, load
 
@@ -30,14 +31,7 @@ play:
 
 
 def game_of(tmp_path: Path, rules: str) -> Game:
-    (tmp_path / "cards").mkdir(exist_ok=True)
-    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))
-    folder = tmp_path / "game"
-    folder.mkdir(exist_ok=True)
-    (folder / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
-    (folder / "flow.rules").write_text(textwrap.dedent(FLOW))
-    (folder / "listeners.rules").write_text(SCORED + textwrap.dedent(rules))
-    return Game(load(folder))
+    return Game(load(toy_folder(tmp_path, CONTENT, flow=FLOW, listeners=SCORED + textwrap.dedent(rules))))
 
 
 SCORED = """

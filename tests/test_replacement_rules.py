@@ -1,9 +1,9 @@
 """Rules that change how, not only how much: `instead of` a procedure, `override` a function's value.
 A faction's file says what is its own; the core procedure it replaces names no faction."""
-import textwrap
 from pathlib import Path
 
 import pytest
+from toy import toy_folder
 
 from interpreter import Game, LudolexError, load
 
@@ -33,14 +33,7 @@ play:
 
 
 def game_of(tmp_path: Path, faction: str, core: str = CORE) -> Game:
-    (tmp_path / "cards").mkdir(exist_ok=True)
-    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))
-    folder = tmp_path / "game"
-    folder.mkdir(exist_ok=True)
-    (folder / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
-    (folder / "core.rules").write_text(textwrap.dedent(core))
-    (folder / "faction.rules").write_text(textwrap.dedent(faction))
-    return Game(load(folder))
+    return Game(load(toy_folder(tmp_path, CONTENT, core=core, faction=faction)))
 
 
 def test_instead_of_replaces_a_procedure_only_where_its_condition_holds(tmp_path):
