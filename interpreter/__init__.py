@@ -3,7 +3,7 @@
 The public API: `load` a ruleset, start a `Game`, answer its `Decision`s with `choose`.
 
     from interpreter import load, Game
-    game = Game(load("cernunos"), seed=7)
+    game = Game(load("rulesets/mygame"), seed=7)
     while not game.finished:
         decision = game.decision                   # who decides what, among which options
         game.choose(decision.labels()[0])          # by label, by index, or as a dict of values

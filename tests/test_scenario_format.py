@@ -3,6 +3,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from toy import toy_folder
 
 from interpreter import load
 from interpreter.scenarios.files import load_scenarios
@@ -32,12 +33,8 @@ play:
 
 
 def game_folder(tmp_path: Path, scenarios: str) -> Path:
-    (tmp_path / "cards").mkdir(parents=True)
-    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))
-    folder = tmp_path / "game"
-    (folder / "tests").mkdir(parents=True)
-    (folder / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
-    (folder / "toy.rules").write_text(textwrap.dedent(RULES))
+    folder = toy_folder(tmp_path, CONTENT, toy=RULES)
+    (folder / "tests").mkdir()
     (folder / "tests" / "format.yaml").write_text(textwrap.dedent(scenarios))
     return folder
 

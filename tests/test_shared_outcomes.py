@@ -3,12 +3,12 @@ result's winners, the records and the results database (old files too), the repo
 import io
 import json
 import sqlite3
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+from toy import toy_folder
 
 from interpreter import Game, LudolexError, load
 from interpreter.diagnostics.errors import RuleRuntimeError
@@ -44,13 +44,7 @@ play:
 
 
 def make_game(folder: Path, rules: str, content: str = CONTENT) -> Path:
-    (folder / "cards").mkdir(exist_ok=True)
-    (folder / "cards" / "content.yaml").write_text(content)
-    game = folder / "toy"
-    game.mkdir(exist_ok=True)
-    (game / "game.yaml").write_text("name: toy\ncontent: ../cards\n")
-    (game / "toy.rules").write_text(textwrap.dedent(rules))
-    return game
+    return toy_folder(folder, content, toy=rules)
 
 
 def ending(tmp_path, statement: str, players=None, extra: str = "") -> Result:

@@ -245,10 +245,11 @@ class Move(Stmt):
         check(scope, self.to.pos, "zone", self.to.type, "where `move` puts it")
         face_down = None if self.facing is None else self.facing == "down"
         bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
+        announced = MOVED in scope.symbols.handled  # only then is `moved` worth its values
 
         def move(rt, env):
-            """Returns the values of the event `moved`: the components, the zone they all came
-            from (or none), the zone they went to; None if nothing moved."""
+            """When `moved` is announced, returns its values: the components, the zone they all
+            came from (or none), the zone they went to; None if nothing moved."""
             moved = what(rt, env)
             if moved is None:
                 return None
@@ -256,7 +257,7 @@ class Move(Stmt):
             if destination is None:
                 raise RuleRuntimeError(self.pos, "cannot move to nowhere (the destination is none)")
             group = moved if isinstance(moved, list) else [moved]
-            origins = {component.zone for component in group}
+            origins = {component.zone for component in group} if announced else None
             for component in group:
                 rt.state.move(component, destination, at_bottom)
                 if bags and destination in bags:
@@ -264,9 +265,11 @@ class Move(Stmt):
                 if face_down is not None:
                     component.face_down, component.known_to = face_down, frozenset()
             rt.settle()
-            return [list(group), origins.pop() if len(origins) == 1 else None, destination] if group else None
+            if announced and group:
+                return [list(group), origins.pop() if len(origins) == 1 else None, destination]
+            return None
 
-        if MOVED not in scope.symbols.handled:  # no rule listens: a move announces nothing
+        if not announced:  # no rule listens: a move announces nothing
             return move, False
         if self.decides(deciding):
             def move_announced(rt, env):

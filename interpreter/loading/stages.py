@@ -178,7 +178,7 @@ def compile_rules(checked: NamesChecked) -> RulesCompiled:
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
     """A game ready to play (`interpreter.load`): a folder holding a `game.yaml`, or the name of a
-    shipped game (`"cernunos"`, `"root"`). Runs every stage; if any finds an error, raises
+    shipped game (its folder's name under `rulesets/`). Runs every stage; if any finds an error, raises
     `LudolexError`, whose `diagnostics` list every error (file, line, column) in file order. The
     warnings of a game that loads are in `Ruleset.warnings`."""
     done = compile_rules(check_names(parse_rules(build_board(read_content(read_manifest(name_or_path))))))

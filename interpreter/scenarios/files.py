@@ -18,8 +18,8 @@ Components are written "owner kind" (or "kind" for shared ones), stacks bottom t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
