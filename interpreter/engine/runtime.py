@@ -35,14 +35,16 @@ class Result:
     scores: dict[str, int] = field(default_factory=dict)
     reason: str = ""
     decided_by: str = ""  # for a ranking, the key that made the winner, e.g. `most held`; not saved with the result
+    ending: str = ""  # how the game ended, in the rules' words (`win p by "dominance"`), or ""
 
     def __init__(self, winners: str | list[str] | None, scores: dict[str, int] | None = None, reason: str = "",
-                 decided_by: str = ""):
+                 decided_by: str = "", ending: str = ""):
         """`winners`: a list of players, or (as before) one player's name or None."""
         self.winners = [] if winners is None else [winners] if isinstance(winners, str) else list(winners)
         self.scores = {} if scores is None else scores
         self.reason = reason
         self.decided_by = decided_by
+        self.ending = ending
 
     @property
     def winner(self) -> str | None:
@@ -54,13 +56,16 @@ class Result:
         saved = {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason}
         if len(self.winners) > 1:
             saved["winners"] = list(self.winners)
+        if self.ending:
+            saved["ending"] = self.ending
         return saved
 
     @classmethod
     def from_json(cls, data: dict) -> Result:
         """A saved result; without `winners` (one winner or none, or saved before shared wins), from `winner`."""
         winners = data.get("winners")
-        return cls(data.get("winner") if winners is None else winners, dict(data.get("scores") or {}), data.get("reason", ""))
+        return cls(data.get("winner") if winners is None else winners, dict(data.get("scores") or {}), data.get("reason", ""),
+                   ending=data.get("ending", ""))
 
 
 def joined(names: list[str]) -> str:

@@ -103,14 +103,15 @@ def result_sentence(result: Result | None, turns: int) -> str:
     if result is None:
         return f"unfinished, {after}"
     together = f"{joined(result.winners)} win together" if len(result.winners) > 1 else ""
+    by = f" by {result.ending}" if result.ending else ""  # `eyrie wins by dominance, after 21 turns`
     if not result.scores:  # ended by a rule's `win p`, `lose p` or `draw`: the reason says it
         if result.reason == "draw":
-            return f"a draw, {after}"
+            return f"a draw{by}, {after}"
         if together and result.reason != together:
-            return f"{together} ({result.reason}), {after}"
+            return f"{together}{by} ({result.reason}), {after}"
         if result.winner and result.reason != f"{result.winner} wins":
-            return f"{result.winner} wins ({result.reason}), {after}"
-        return f"{result.reason}, {after}"  # `red wins`, `red and blue win together`, `everybody loses`...
+            return f"{result.winner} wins{by} ({result.reason}), {after}"
+        return f"{result.reason}{by}, {after}"  # `red wins`, `red and blue win together`, `everybody loses`...
     # Ended by a ranking: the scores are the values of its first key, the winners' listed first.
     ordered = sorted(result.scores.items(), key=lambda item: item[0] not in result.winners)
     scores = ", ".join(f"{player} {score}" for player, score in ordered)

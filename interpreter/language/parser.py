@@ -359,13 +359,16 @@ class _ToAst(Transformer):
         return s.Signalling(self._pos(meta), "return")
 
     def win_stmt(self, meta, c):
-        return s.Signalling(self._pos(meta), "win", c[0])
+        return s.Signalling(self._pos(meta), "win", c[0], c[1])
 
     def lose_stmt(self, meta, c):
-        return s.Signalling(self._pos(meta), "lose", c[0])
+        return s.Signalling(self._pos(meta), "lose", c[0], c[1])
 
     def draw_stmt(self, meta, c):
-        return s.Signalling(self._pos(meta), "draw")
+        return s.Signalling(self._pos(meta), "draw", None, c[0])
+
+    def ending(self, meta, c):
+        return c[0]
 
     def rank_stmt(self, meta, c):  # the rankings, then `ties share` (a token) or None
         return s.Rank(self._pos(meta), [k for k in c if isinstance(k, tuple)], ties_share=c[-1] is not None)

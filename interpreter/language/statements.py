@@ -504,11 +504,12 @@ class Perform(Stmt):
 
 @dataclass
 class Signalling(Stmt):
-    """end turn / return / win P / lose P / draw."""
+    """end turn / return / win P / lose P / draw, the last three with `by ENDING` (how the game ended)."""
 
     pos: Position
     what: str
     player: Expr | None = None
+    ending: Expr | None = None
 
     def always_exits(self):
         return True
@@ -518,6 +519,9 @@ class Signalling(Stmt):
         player = self.player.compile(scope) if self.player else None
         if self.player:
             check(scope, self.player.pos, "players", self.player.type, f"who `{what}` names")
+        ending = self.ending.compile(scope) if self.ending else None
+        if self.ending:
+            check(scope, self.ending.pos, "text", self.ending.type, f"how the game ended (`{what} ... by`)")
         if what == "end turn":
             def end_turn(rt, env):
                 raise EndTurn()
@@ -531,13 +535,15 @@ class Signalling(Stmt):
 
         def finish(rt, env):
             scores = {}  # a game ended by a rule, not by a ranking, has no scores
+            how = str(ending(rt, env)) if ending else ""
             if what == "draw":
-                raise GameOver(Result(None, scores, "draw"))
+                raise GameOver(Result(None, scores, "draw", ending=how))
             named = _players_named(rt, player(rt, env), what, position)
             if what == "win":  # everyone named wins, the others lose
-                raise GameOver(Result(named, scores, outcome_words(named, "wins", rt.players)))
+                raise GameOver(Result(named, scores, outcome_words(named, "wins", rt.players), ending=how))
             others = [p for p in rt.players if p not in named]  # the one player left wins; with more, nobody
-            raise GameOver(Result(others if len(others) == 1 else [], scores, outcome_words(named, "loses", rt.players)))
+            raise GameOver(Result(others if len(others) == 1 else [], scores, outcome_words(named, "loses", rt.players),
+                                  ending=how))
 
         return finish, False
 

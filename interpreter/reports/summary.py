@@ -75,6 +75,36 @@ class Summary:
     shared: Rate                      # games won by several players together
     together: Rate                    # games won by every player together (co-operative victories)
     cooperative: bool                 # some game ended with every player winning, or with everybody losing
+    endings: dict[str, "Ending"] = field(default_factory=dict)  # how games ended, most frequent first
+
+
+@dataclass
+class Ending:
+    """The games that ended one way: how many, how many won by several players, each player's wins."""
+
+    games: int = 0
+    shared: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+
+
+def ending_of(record: Record) -> str:
+    """How a game ended: the rules' words (`win p by "dominance"`), or a ranking, a draw, a turn limit."""
+    if record.get("ending"):
+        return record["ending"]
+    reason = record.get("reason") or ""
+    return reason if reason in ("ranking", "draw", "turn limit", "everybody loses") else "a rule (no `by`)"
+
+
+def endings_of(records: Sequence[Record]) -> dict[str, Ending]:
+    endings: dict[str, Ending] = {}
+    for record in records:
+        ending = endings.setdefault(ending_of(record), Ending())
+        winners = winners_of(record)
+        ending.games += 1
+        ending.shared += len(winners) > 1
+        for player in winners:
+            ending.wins[player] = ending.wins.get(player, 0) + 1
+    return dict(sorted(endings.items(), key=lambda item: -item[1].games))
 
 
 def players_of(records: Iterable[Record]) -> list[str]:
@@ -119,7 +149,7 @@ def summarize(records: Sequence[Record]) -> Summary:
         turns=describe(turns), decisions=describe(decisions),
         turns_histogram=histogram(turns), decisions_histogram=histogram(decisions),
         scores={p: d for p, d in scores.items() if d.n}, margin=describe(margins), shared=shared,
-        together=together, cooperative=cooperative)
+        together=together, cooperative=cooperative, endings=endings_of(records))
 
 
 # Formatting ---------------------------------------------------------------------------------------
@@ -200,7 +230,10 @@ def summary_sheets(summary: Summary) -> list[Sheet]:
                   note="exact binomial test; draws count as games the first player did not win")
     length = Sheet("Game length", DESCRIPTION_COLUMNS,
                    [_description_row("turns", summary.turns), _description_row("decisions", summary.decisions)])
-    sheets = [results, first, length, _histogram_sheet("Turns per game", summary.turns_histogram),
+    sheets = [results]
+    if any(e not in ("ranking", "draw", "a rule (no `by`)") for e in summary.endings):  # something worth a table
+        sheets.append(endings_sheet(summary))
+    sheets += [first, length, _histogram_sheet("Turns per game", summary.turns_histogram),
               _histogram_sheet("Decisions per game", summary.decisions_histogram)]
     if summary.scores:
         scores = Sheet("Final scores", DESCRIPTION_COLUMNS,
@@ -210,6 +243,17 @@ def summary_sheets(summary: Summary) -> list[Sheet]:
             scores.rows.append(_description_row("margin", summary.margin))
         sheets.append(scores)
     return sheets
+
+
+def endings_sheet(summary: Summary) -> Sheet:
+    """How the games ended, with each player's wins that way (a shared win counts for each winner)."""
+    sheet = Sheet("How games ended", ["Ending", "Games", "Share", "Won by several"] + summary.players,
+                  note="the ending is the one the rules name (`win p by ...`); a shared win counts for each winner")
+    for name, ending in summary.endings.items():
+        share = f"{100 * ending.games / summary.games:.1f}%" if summary.games else "—"
+        sheet.rows.append([name, str(ending.games), share, str(ending.shared)]
+                          + [str(ending.wins.get(p, 0)) for p in summary.players])
+    return sheet
 
 
 def rich_table(sheet: Sheet) -> Table:

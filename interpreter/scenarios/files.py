@@ -57,7 +57,7 @@ class Expectation(Strict):
     values: dict[str, object] = {}
     decision: DecisionSpec | None = None
     winner: str | list[str] | None = None  # a player, `draw`, or the players of a shared win
-    ended_by: str | None = None  # "ranking", "draw", "<player> loses", "<player> wins"
+    ended_by: str | None = None  # "ranking", "draw", "<player> loses", "<player> wins", or the rules' `by` ending
     scores: dict[str, int] = {}
     sees: dict[str, dict[str, bool]] = {}  # player -> zone (as written in the rules) -> whether they see its contents
 

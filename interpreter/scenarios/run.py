@@ -170,9 +170,9 @@ def check_expectation(game: Game, expect: Expectation) -> None:
                 def shown(players):
                     return " and ".join(players) or "draw"
                 problems.append(f"winner: expected {shown(expected)}, found {shown(game.result.winners)}")
-    if expect.ended_by is not None and (game.result is None or game.result.reason != expect.ended_by):
-        problems.append(f"the game should have ended by `{expect.ended_by}`, "
-                        f"found {game.result.reason if game.result else 'a game still going on'}")
+    if expect.ended_by is not None and (game.result is None or expect.ended_by not in (game.result.reason, game.result.ending)):
+        found = f"{game.result.reason} ({game.result.ending or 'no `by`'})" if game.result else "a game still going on"
+        problems.append(f"the game should have ended by `{expect.ended_by}`, found {found}")
     for player, zones in expect.sees.items():
         for source, visible in zones.items():
             if can_see(game, game.evaluate(source), player) != visible:

@@ -4,9 +4,10 @@ Each game is committed as soon as it is added (a write-ahead log makes that chea
 killed at any moment keeps every game it had stored. A file that is not a ludolex results
 database, or is damaged, is refused with a DatabaseError, and never written into.
 
-Results format 2 added the `winners` column (a JSON list: a shared or co-operative win has several).
-A database of format 1 (or older, unmarked) is still read as it is, each game's winners taken from its
-`winner` column; opened to store games, it first gets the new column (its old games keep it empty).
+Results format 2 added the `winners` column (a JSON list: a shared or co-operative win has several),
+format 3 the `ending` column (how the game ended, in the rules' words: `win p by "dominance"`).
+An older database is still read as it is, each game's winners taken from its `winner` column when it
+has no `winners`; opened to store games, it first gets the new columns (its old games keep them empty).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
 APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
-SCHEMA_VERSION = 2  # 1: no `winners` column
+SCHEMA_VERSION = 3  # 1: no `winners` column; 2: no `ending` column
 BUSY_SECONDS = 30.0  # how long a write waits for another process writing the same database
 WORKER = "worker"  # the reason of a game lost with its worker process: a resumed run plays it again
 
@@ -37,6 +38,7 @@ CREATE TABLE IF NOT EXISTS games (
     error TEXT,
     log TEXT NOT NULL,
     winners TEXT,
+    ending TEXT,
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
@@ -44,8 +46,9 @@ PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores", "turns", "decisions",
-           "score_curve", "reason", "error", "log", "winners"]
-OLD_COLUMNS = COLUMNS[:-1]  # results format 1 and before: `winner` only (a single name, or NULL)
+           "score_curve", "reason", "error", "log", "winners", "ending"]
+OLD_COLUMNS = COLUMNS[:-2]  # results format 1 and before: `winner` only (a single name, or NULL)
+ADDED_COLUMNS = ["winners", "ending"]  # by formats 2 and 3
 
 
 def winners_of(record: dict) -> list[str]:
@@ -100,7 +103,7 @@ class Results:
         mark, version = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
         tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         columns = self.columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
-        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in ([], OLD_COLUMNS, COLUMNS)
+        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in ([], OLD_COLUMNS, COLUMNS[:-1], COLUMNS)
         if mark != APPLICATION_ID and not unmarked_but_ours:
             raise DatabaseError(f"{self.path}: not a ludolex results database (an SQLite file of another program); "
                                 "give another --db", misuse=True)
@@ -109,13 +112,15 @@ class Results:
                                 misuse=True)
 
     def _migrate(self) -> None:
-        """Give a database of results format 1 the `winners` column (another process may be doing the same)."""
-        if not self.columns or "winners" in self.columns:
+        """Give an older database the columns added since (another process may be doing the same)."""
+        if not self.columns or all(c in self.columns for c in ADDED_COLUMNS):
             return
         self.db.execute("BEGIN IMMEDIATE")  # waits for another writer; then the columns are read again
         try:
-            if "winners" not in [row[1] for row in self.db.execute("PRAGMA table_info(games)")]:
-                self.db.execute("ALTER TABLE games ADD COLUMN winners TEXT")
+            present = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
+            for column in ADDED_COLUMNS:
+                if column not in present:
+                    self.db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
             self.db.commit()
         except BaseException:
             self.db.rollback()
@@ -172,7 +177,8 @@ class Results:
                 f"INSERT OR REPLACE INTO games ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
                 (game, ruleset_hash, bots, record["seed"], json.dumps(record["players"]), record["winner"],
                  json.dumps(record["scores"]), record["turns"], record["decisions"], json.dumps(record["score_curve"]),
-                 record["reason"], record["error"], json.dumps(record["log"]), json.dumps(winners_of(record))),
+                 record["reason"], record["error"], json.dumps(record["log"]), json.dumps(winners_of(record)),
+                 record.get("ending") or ""),
             )
             self.db.commit()
 
@@ -190,8 +196,9 @@ class Results:
                 with_log: bool = True) -> list[dict]:
         """The stored games of a version (and bots), by seed; `with_log=False` leaves out their choices."""
         winners_column = "winners" if "winners" in self.columns else "NULL"  # format 1, opened read-only
+        ending_column = "ending" if "ending" in self.columns else "NULL"  # format 2 or before, opened read-only
         query = (f"SELECT seed, players, winner, {winners_column}, scores, turns, decisions, score_curve, reason, error, "
-                 f"{'log' if with_log else 'NULL'} FROM games WHERE ruleset_hash = ?")
+                 f"{ending_column}, {'log' if with_log else 'NULL'} FROM games WHERE ruleset_hash = ?")
         params: list = [ruleset_hash]
         if bots is not None:
             query, params = query + " AND bots = ?", params + [bots]
@@ -199,7 +206,7 @@ class Results:
             query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
         records = []
         with self._errors():
-            for seed, players, winner, winners, scores, turns, decisions, curve, reason, error, log in self.db.execute(query + " ORDER BY seed", params):
+            for seed, players, winner, winners, scores, turns, decisions, curve, reason, error, ending, log in self.db.execute(query + " ORDER BY seed", params):
                 try:
                     winners = [winner] if winners is None and winner is not None else json.loads(winners or "[]")
                     if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
@@ -207,7 +214,7 @@ class Results:
                     record = {"seed": seed, "players": json.loads(players), "winner": winner, "winners": winners,
                               "scores": json.loads(scores),
                               "turns": turns, "decisions": decisions, "score_curve": json.loads(curve),
-                              "reason": reason, "error": error}
+                              "reason": reason, "error": error, "ending": ending or ""}
                     if with_log:
                         record["log"] = json.loads(log)
                 except (TypeError, ValueError, RecursionError):

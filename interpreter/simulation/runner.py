@@ -67,7 +67,7 @@ def error_text(error: BaseException) -> str:
 
 def failed_record(seed: int, players: list[str], reason: str, error: str) -> dict:
     return {"seed": seed, "players": players, "winner": None, "winners": [], "scores": {}, "turns": 0, "decisions": 0,
-            "score_curve": [], "reason": reason, "error": error, "log": []}
+            "score_curve": [], "reason": reason, "error": error, "log": [], "ending": ""}
 
 
 def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
@@ -98,7 +98,7 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
                 game.state.check_invariants(totals)
         if game.finished:
             record.update(winner=game.result.winner, winners=list(game.result.winners), scores=game.result.scores,
-                          reason=game.result.reason)
+                          reason=game.result.reason, ending=game.result.ending)
         else:
             record["reason"] = TURN_LIMIT
         if score is not None and not record["scores"]:
