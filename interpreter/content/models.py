@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from interpreter.diagnostics.diagnostic import Position
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+ZONE_PATTERN = r"^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$"  # `faction.zone` for a zone local to a faction's file
 
 
 class Strict(BaseModel):
@@ -55,7 +56,7 @@ class PieceKind(Strict):
     # `per_player: 6` gives each player 6; `per_player: {red: 6}` gives only the players named.
     per_player: Count | dict[Name, Count] | None = None
     count: Count | None = None
-    starts_in: str = Field(pattern=NAME_PATTERN)
+    starts_in: str = Field(pattern=ZONE_PATTERN)
     traits: list[Name] = []
     properties: dict[Name, Scalar | list[Scalar]] = {}  # fixed values of the kind: a suit, a cost...
     abilities: dict[Name, str] = {}

@@ -63,7 +63,10 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             diagnostics.append(Diagnostic("LX301", "a parameter is named twice", decl.pos))
 
     for decl in declarations:
-        if isinstance(decl, d.ZoneDecl):
+        if isinstance(decl, d.FactionDecl) and decl.name not in symbols.players:
+            diagnostics.append(Diagnostic("LX302", f"`faction {decl.name}`: `{decl.name}` is not a player of the game",
+                                          decl.pos, hint=did_you_mean(decl.name, symbols.players)))
+        elif isinstance(decl, d.ZoneDecl):
             declare(decl.name, decl.pos, symbols.zones, decl.per_player)
             if decl.unordered and decl.name not in symbols.unordered and decl.name in symbols.zones:
                 symbols.unordered.append(decl.name)

@@ -14,6 +14,12 @@ import warnings
 from interpreter.safety.limits import LIMITS
 
 
+def python_identifier(name: str) -> str:
+    """A rules name in generated code: `alliance.revolt` (local to a faction's file) as `alliance·revolt`,
+    which no rules name can be (a name of the rules is ASCII)."""
+    return name.replace(".", "·")
+
+
 class CodeTooLarge(Exception):
     """The generated source went past LIMITS.compiled_characters."""
 

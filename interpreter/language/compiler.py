@@ -11,7 +11,7 @@ from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
-from interpreter.language.codegen import CodeGen, CodeTooLarge
+from interpreter.language.codegen import CodeGen, CodeTooLarge, python_identifier
 from interpreter.language.expressions import quantified_code
 from interpreter.language.program import Program, make_procedure, make_replaced, make_trigger
 from interpreter.language.scope import Scope, Symbols
@@ -150,6 +150,7 @@ def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], 
     """`fn_NAME(rt, a0, a1...)`: the first override whose condition holds, else the base expression
     plus every modifier; cached if it loops."""
     params = [f"a{i}" for i in range(len(decl.params))]
+    identifier = python_identifier(decl.name)
     pure = replace(scope, pure=True)
     parts = []
     for names, expr in [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers]:
@@ -160,10 +161,10 @@ def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], 
         value = override.value.code(inner, dict(zip(override.params, params)))
         condition = override.condition.code(inner, dict(zip(override.params, params))) if override.condition else "True"
         code = f"(({value}) if ({condition}) else {code})"
-    compute = scope.codegen.define(f"compute_{decl.name}", params, code)
+    compute = scope.codegen.define(f"compute_{identifier}", params, code)
     looping = [decl.body] + [m.amount for m in modifiers] + [o.value for o in overrides]
     looping += [o.condition for o in overrides if o.condition]
     if any(quantified_code(e) for e in looping):
-        return scope.codegen.cached(f"fn_{decl.name}", number, params, f"compute_{decl.name}")
-    scope.codegen.namespace[f"fn_{decl.name}"] = compute
+        return scope.codegen.cached(f"fn_{identifier}", number, params, f"compute_{identifier}")
+    scope.codegen.namespace[f"fn_{identifier}"] = compute
     return compute

@@ -9,6 +9,14 @@ from interpreter.language.statements import Block
 
 
 @dataclass
+class FactionDecl:
+    """`faction NAME`, a file's first line: the names the file declares are local to it (see `modules`)."""
+
+    pos: Position
+    name: str
+
+
+@dataclass
 class ZoneDecl:
     pos: Position
     name: str
@@ -125,5 +133,5 @@ class AnytimeDecl:
     body: Block
 
 
-Declaration = (ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
+Declaration = (FactionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
                | InsteadDecl | AnytimeDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

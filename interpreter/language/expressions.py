@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.language.builtins import BUILTINS, COMPONENT_ATTRIBUTES, divide_whole, remainder, sort_by
+from interpreter.language.codegen import python_identifier
 from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
 
@@ -52,6 +53,8 @@ class Name(Expr):
     name: str
 
     def code(self, scope: Scope, names):
+        if scope.outside and self.name not in names:
+            self.name = scope.symbols.outside_name(self.name)
         name, symbols = self.name, scope.symbols
         self.type = ANY
         if name in names and name not in ("you", "self"):
@@ -87,7 +90,8 @@ class Name(Expr):
             code = call.code(scope, names)
             self.type = call.type
             return code
-        scope.error("LX302", f"unknown name `{name}`", self.pos, hint=did_you_mean(name, lambda: scope.visible_names() | set(names)))
+        hint = symbols.local_to_a_faction(name) or did_you_mean(name, lambda: scope.visible_names() | set(names))
+        scope.error("LX302", f"unknown name `{name}`", self.pos, hint=hint)
         return FAILED
 
 
@@ -98,6 +102,8 @@ class Call(Expr):
     args: list[Expr]
 
     def code(self, scope: Scope, names):
+        if scope.outside:
+            self.name = scope.symbols.outside_name(self.name)
         symbols, name = scope.symbols, self.name
         args = [a.code(scope, names) for a in self.args]
         self.type = ANY
@@ -114,7 +120,7 @@ class Call(Expr):
                 inlined = "(" + " + ".join(codes) + ")" if len(codes) > 1 else codes[0]
                 if _nesting(inlined) <= MAX_INLINED_NESTING:
                     return inlined
-            return f"fn_{name}(rt{''.join(', ' + a for a in args)})"
+            return f"fn_{python_identifier(name)}(rt{''.join(', ' + a for a in args)})"
         if name in symbols.zones or name in symbols.variables:
             per_player = symbols.zones.get(name, symbols.variables.get(name))
             if not per_player:
@@ -145,7 +151,8 @@ class Call(Expr):
         if name in symbols.procedures:
             scope.error("LX306", f"`{name}` is a procedure: call it as a statement, not inside an expression", self.pos)
             return FAILED
-        hint = did_you_mean(name, lambda: set(symbols.functions) | set(BUILTINS) | {z for z, per in symbols.zones.items() if per})
+        hint = symbols.local_to_a_faction(name) or did_you_mean(
+            name, lambda: set(symbols.functions) | set(BUILTINS) | {z for z, per in symbols.zones.items() if per})
         scope.error("LX303", f"unknown function `{name}`", self.pos, hint=hint)
         return FAILED
 
@@ -227,7 +234,20 @@ class Attribute(Expr):
     subject: Expr
     name: str
 
+    def faction_name(self, scope: Scope, names) -> Name | None:
+        """`faction.name` for a name local to that faction's file, as a Name; None for an attribute."""
+        if isinstance(self.subject, Name) and self.subject.name not in names and self.subject.name not in scope.locals:
+            qualified = f"{self.subject.name}.{self.name}"
+            if qualified in scope.symbols.all_names():
+                return Name(self.pos, qualified)
+        return None
+
     def code(self, scope: Scope, names):
+        local = self.faction_name(scope, names)
+        if local is not None:  # `alliance.officers`: a name local to a faction's file
+            code = local.code(scope, names)
+            self.type = local.type
+            return code
         subject, name, symbols = self.subject.code(scope, names), self.name, scope.symbols
         if self.subject.type == "kind":  # `sword.value`: a fixed value of the kind itself
             if name not in symbols.kind_properties:

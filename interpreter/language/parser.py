@@ -108,7 +108,7 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION = re.compile(r"^(zone|variable|property|function|modify|override|procedure|instead of|anytime|when|always|"
+DECLARATION = re.compile(r"^(faction|zone|variable|property|function|modify|override|procedure|instead of|anytime|when|always|"
                          r"setup|play)"
                          r"\b\s*(\w*)")
 
@@ -254,6 +254,12 @@ class _ToAst(Transformer):
     def snippet(self, meta, items):
         return s.Block([i for i in items if i is not None])
 
+    def faction_decl(self, meta, c):
+        return d.FactionDecl(self._pos(meta), str(c[0]))
+
+    def dotted_name(self, meta, c):
+        return f"{c[0]}.{c[1]}" if c[1] is not None else str(c[0])
+
     def zone_decl(self, meta, c):
         return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public", c[3] is not None)
 
@@ -346,8 +352,8 @@ class _ToAst(Transformer):
     def emit_stmt(self, meta, c):
         return s.Emit(self._pos(meta), str(c[0]), c[1] or [], c[2])
 
-    def call_stmt(self, meta, c):
-        return s.CallProcedure(self._pos(meta), str(c[0]), c[1] or [])
+    def call_stmt(self, meta, c):  # `name(...)`, or `faction.name(...)` for a name local to a faction's file
+        return s.CallProcedure(self._pos(meta), c[0], c[1] or [])
 
     def perform_stmt(self, meta, c):
         return s.Perform(self._pos(meta), str(c[0]), c[1])
@@ -490,6 +496,10 @@ class _ToAst(Transformer):
 
     def attr(self, meta, c):
         return e.Attribute(self._pos(meta), c[0], str(c[1]))
+
+    def qualified_call(self, meta, c):  # `faction.name(...)`: a function or zone local to a faction's file
+        owner = c[0].name if isinstance(c[0], e.Name) else "(...)"
+        return e.Call(self._pos(meta), f"{owner}.{c[1]}", c[2] or [])
 
     def name(self, meta, c):
         return e.Name(self._pos(meta), str(c[0]))

@@ -57,7 +57,8 @@ class Program:
         block = parse(f"{prefix}{source}\n", file, start="snippet", line_offset=line - 1,
                       column_offset=column - 1 - len(prefix))
         diagnostics: list = []
-        statement, _ = block.compile(Scope(self.symbols, diagnostics, codegen=self.codegen).with_locals(*names), Deciding())
+        scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True).with_locals(*names)
+        statement, _ = block.compile(scope, Deciding())
 
         def value(rt, env):
             statement(rt, env)

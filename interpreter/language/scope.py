@@ -53,6 +53,19 @@ class Symbols:
                 return what
         return None
 
+    def outside_name(self, name: str) -> str:
+        """A name written outside the rules (a scenario, a bot): a name the rules do not declare, but
+        exactly one faction's file does, means that one (`supporters` for `alliance.supporters`)."""
+        if "." in name or name in self.all_names():
+            return name
+        owners = [n for n in self.all_names() if "." in n and n.split(".", 1)[1] == name]
+        return owners[0] if len(owners) == 1 else name
+
+    def local_to_a_faction(self, name: str) -> str | None:
+        """For a name declared in a faction's file, but written unqualified elsewhere: how to write it."""
+        owners = sorted(n.split(".")[0] for n in self.all_names() if "." in n and n.split(".", 1)[1] == name)
+        return f"`{name}` is local to the file of faction {' and '.join(owners)}: write `{owners[0]}.{name}`" if owners else None
+
     def all_names(self) -> set[str]:
         names = set(self.kinds) | self.traits | set(self.players) | self.connections | self.locations
         return names | set(self.zones) | set(self.variables) | set(self.functions) | set(self.procedures)
@@ -69,6 +82,7 @@ class Scope:
     codegen: object = None  # the CodeGen shared by the whole ruleset
     inlining: tuple[str, ...] = ()  # functions being inlined here (no function is inlined into itself)
     replacing: str | None = None  # inside `instead of P`: P
+    outside: bool = False  # an expression of a scenario or a bot: see `Symbols.outside_name`
 
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))

@@ -188,6 +188,8 @@ class Set(Stmt):
 
     def compile(self, scope: Scope, deciding):
         value, target, symbols = bounded(self.value, self.value.compile(scope), self.pos), self.target, scope.symbols
+        if isinstance(target, Attribute) and target.faction_name(scope, {}):  # `set alliance.escorted = ...`
+            target = target.faction_name(scope, {})
         if isinstance(target, Name) and target.name in scope.locals:
             name = target.name
 
@@ -439,7 +441,7 @@ class CallProcedure(Stmt):
         procedures = scope.symbols.procedures
         scope.symbols.used.add(self.name)
         if self.name not in procedures:
-            hint = did_you_mean(self.name, procedures)
+            hint = scope.symbols.local_to_a_faction(self.name) or did_you_mean(self.name, procedures)
             if self.name in scope.symbols.functions:
                 hint = f"`{self.name}` is a function (a value); use it inside an expression"
             scope.error("LX313", f"unknown procedure `{self.name}`", self.pos, hint=hint)

@@ -27,6 +27,7 @@ from interpreter.engine import board as boards
 from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
 from interpreter.language.declarations import Declaration
+from interpreter.language.modules import localize
 from interpreter.language.parser import parse, parse_recovering
 from interpreter.language.program import Program
 from interpreter.language.scope import Symbols
@@ -133,8 +134,9 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
             diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
             continue
+        found, faction_problems = localize(found)
         declarations += found
-        diagnostics += syntax_errors
+        diagnostics += syntax_errors + faction_problems
         lost_names |= lost
     abilities = []
     for ability in built.content.abilities if built.content else ():

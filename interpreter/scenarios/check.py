@@ -9,7 +9,7 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary
-from interpreter.scenarios.files import NOBODY, ScenarioFile, parse_scenario_file
+from interpreter.scenarios.files import NOBODY, ScenarioFile, parse_scenario_file, with_faction_names
 from interpreter.scenarios.run import parse_label
 
 
@@ -47,6 +47,7 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
             unknown("player", name, players, *steps)
 
     for i, scenario in enumerate(parsed.scenarios):
+        scenario = with_faction_names(scenario, ruleset.program.symbols)
         for j, name in enumerate(scenario.players or []):
             check_player(name, "scenarios", i, "players", j)
         for j, choice in enumerate(scenario.choices):

@@ -107,6 +107,23 @@ def _with_defaults(scenario: Scenario, defaults: Defaults) -> Scenario:
     return scenario.model_copy(update=changes)
 
 
+def with_faction_names(scenario: Scenario, symbols) -> Scenario:
+    """The scenario with the zones and variables it names as the rules know them: a name local to
+    one faction's file may be written bare (`supporters` for `alliance.supporters`)."""
+    def names(table: dict) -> dict:
+        return {symbols.outside_name(str(key)): value for key, value in table.items()}
+
+    update = {}
+    for part in ("position", "expect"):
+        spec = getattr(scenario, part)
+        if spec is not None:
+            fields = {"zones": names(spec.zones)}
+            if part == "position":
+                fields |= {"variables": names(spec.variables), "on_top": names(spec.on_top)}
+            update[part] = spec.model_copy(update=fields)
+    return scenario.model_copy(update=update)
+
+
 def merged(base: dict, own: dict) -> dict:
     """Variables: a per-player variable given for some players keeps the others' values."""
     merged = dict(base)

@@ -6,7 +6,7 @@ from interpreter.engine.state import BOX, player_zone
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.game import Game
 from interpreter.play.visibility import can_see
-from interpreter.scenarios.files import NOBODY, Expectation, PositionSpec, Scenario, merged
+from interpreter.scenarios.files import NOBODY, Expectation, PositionSpec, Scenario, merged, with_faction_names
 
 
 class ScenarioFailure(AssertionError):
@@ -15,6 +15,7 @@ class ScenarioFailure(AssertionError):
 
 def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
     """Play the scenario; raise ScenarioFailure with a readable account of any difference."""
+    scenario = with_faction_names(scenario, ruleset.program.symbols)
     arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
     try:
         game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls)

@@ -1,0 +1,84 @@
+"""Faction files: names local to the file that declares them.
+
+A file that starts with `faction NAME` keeps the zones, variables, functions and procedures it
+declares to itself: inside the file they are written as they are (`recruit`), from any other
+file, a scenario or a bot as `NAME.recruit`. So ten factions can each have their own `recruit`.
+The file's declarations are renamed here, once parsed, to their qualified names; everything
+after (the checker, the compiler) sees only qualified names.
+"""
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from interpreter.diagnostics.diagnostic import Diagnostic
+from interpreter.language import declarations as d
+from interpreter.language import expressions as e
+from interpreter.language import statements as s
+
+LOCAL = (d.ZoneDecl, d.VariableDecl, d.FunctionDecl, d.ProcedureDecl)  # what a faction's file keeps to itself
+NAMING = (e.Name, e.Call, s.CallProcedure, d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)  # what refers to a name
+
+
+def localize(declarations: list) -> tuple[list, list[Diagnostic]]:
+    """One file's declarations, with the names local to its faction qualified, and its `faction` line's problems."""
+    headers = [x for x in declarations if isinstance(x, d.FactionDecl)]
+    if not headers:
+        return declarations, []
+    diagnostics = [Diagnostic("LX301", "a file belongs to one faction: `faction` is written once, on its first line",
+                              extra.pos) for extra in headers[1:]]
+    header = headers[0]
+    if declarations[0] is not header:
+        diagnostics.append(Diagnostic("LX301", "`faction` comes first in its file, before what it declares", header.pos))
+    local = {x.name: x for x in declarations if isinstance(x, LOCAL)}
+    qualified = {name: f"{header.name}.{name}" for name in local}
+    for decl in declarations:
+        bound = set()
+        for name, where, what in _bound_names(decl):
+            bound.add(name)
+            if name in local:
+                diagnostics.append(Diagnostic(
+                    "LX301", f"{what} `{name}` has the name of this faction's {_kind(local[name])} "
+                    f"(line {local[name].pos.line}): give it another name", where))
+        if isinstance(decl, LOCAL):
+            decl.name = qualified[decl.name]
+        _rename(decl, {name: full for name, full in qualified.items() if name not in bound})
+    return declarations, diagnostics
+
+
+def _kind(decl) -> str:
+    return {d.ZoneDecl: "zone", d.VariableDecl: "variable", d.FunctionDecl: "function"}.get(type(decl), "procedure")
+
+
+def _nodes(root):
+    """Every node of a syntax tree (dataclasses, in lists and tuples), without recursion."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif is_dataclass(node) and not isinstance(node, type):
+            yield node
+            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+
+
+def _rename(decl, qualified: dict[str, str]) -> None:
+    """Every reference to a local name inside `decl` (a name the declaration binds itself means its own)."""
+    for node in _nodes(decl):
+        if node is not decl and isinstance(node, NAMING) and node.name in qualified:
+            node.name = qualified[node.name]
+    if isinstance(decl, (d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)) and decl.name in qualified:
+        decl.name = qualified[decl.name]
+
+
+def _bound_names(decl):
+    """(name, position, what) for every parameter of a declaration and every name its statements and expressions bind."""
+    for param in getattr(decl, "params", None) or []:
+        yield param, decl.pos, "the parameter"
+    for node in _nodes(decl):
+        if isinstance(node, s.Let):
+            yield node.name, node.pos, "the value"
+        elif isinstance(node, (s.ForEach, e.Quantifier, e.SortedBy)):
+            yield node.variable, node.pos, "the variable"
+        elif isinstance(node, s.Choose):
+            for name, _ in node.bindings:
+                yield name, node.pos, "the choice"
