@@ -17,7 +17,7 @@ def test_every_seat_sees_a_ruin_item_only_as_its_back():
     ruin_items = [c for site in ("c6", "c10", "c11", "c12") for c in seen["zones"][site] if c.get("back") == "item"]
     assert len(ruin_items) == 4
     assert all("kind" not in c and "id" not in c for c in ruin_items)
-    satchel = observation(game, "vagabond")["zones"]["satchel"]
+    satchel = observation(game, "vagabond")["zones"]["vagabond.satchel"]
     assert {c["kind"] for c in satchel} == {"start_boots", "start_torch", "start_crossbow", "start_sword"}
     assert all(c["props"].get("exhausted", False) is False for c in satchel)
 
@@ -29,4 +29,4 @@ def test_another_seat_sees_the_ruin_items_as_backs_and_the_satchel_whole():
     seen = observation(game, "eyrie")
     backs = [c for site in ("c6", "c10", "c11", "c12") for c in seen["zones"][site] if c.get("face_down")]
     assert len(backs) == 4 and all(c == {"back": "item", "owner": None, "face_down": True} for c in backs)
-    assert {c["kind"] for c in seen["zones"]["satchel"]} == {"start_boots", "start_torch", "start_sword"}
+    assert {c["kind"] for c in seen["zones"]["vagabond.satchel"]} == {"start_boots", "start_torch", "start_sword"}

@@ -75,7 +75,7 @@ class Summary:
     shared: Rate                      # games won by several players together
     together: Rate                    # games won by every player together (co-operative victories)
     cooperative: bool                 # some game ended with every player winning, or with everybody losing
-    endings: dict[str, "Ending"] = field(default_factory=dict)  # how games ended, most frequent first
+    endings: dict[str, Ending] = field(default_factory=dict)  # how games ended, most frequent first
 
 
 @dataclass
