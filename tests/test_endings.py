@@ -74,9 +74,9 @@ def test_the_report_counts_the_games_each_ending_ended_and_who_won_them():
     records = [record(1, ["red"], "knockout"), record(2, ["red"], "knockout"), record(3, ["blue"], "resignation"),
                record(4, ["red", "blue"], "knockout"), record(5, [], "", "turn limit")]
     sheet = next(s for s in summary_sheets(summarize(records)) if s.title == "How games ended")
-    assert sheet.columns == ["Ending", "Games", "Share", "Won by several", "red", "blue"]
-    assert sheet.rows == [["knockout", "3", "60.0%", "1", "3", "1"], ["resignation", "1", "20.0%", "0", "0", "1"],
-                          ["turn limit", "1", "20.0%", "0", "0", "0"]]
+    assert sheet.columns == ["", "knockout", "resignation", "turn limit"]
+    assert sheet.rows == [["games", "3 (60.0%)", "1 (20.0%)", "1 (20.0%)"], ["won by several", "1", "0", "0"],
+                          ["won by red", "3", "0", "0"], ["won by blue", "1", "1", "0"]]
 
 
 def test_a_game_whose_rules_name_no_ending_shows_no_table_of_endings():

@@ -246,13 +246,14 @@ def summary_sheets(summary: Summary) -> list[Sheet]:
 
 
 def endings_sheet(summary: Summary) -> Sheet:
-    """How the games ended, with each player's wins that way (a shared win counts for each winner)."""
-    sheet = Sheet("How games ended", ["Ending", "Games", "Share", "Won by several"] + summary.players,
-                  note="the ending is the one the rules name (`win p by ...`); a shared win counts for each winner")
-    for name, ending in summary.endings.items():
-        share = f"{100 * ending.games / summary.games:.1f}%" if summary.games else "—"
-        sheet.rows.append([name, str(ending.games), share, str(ending.shared)]
-                          + [str(ending.wins.get(p, 0)) for p in summary.players])
+    """How the games ended: a column for each ending, with its games and each player's wins that way."""
+    endings = summary.endings
+    sheet = Sheet("How games ended", [""] + list(endings),
+                  note="the endings are those the rules name (`win p by ...`); a shared win counts for each winner")
+    sheet.rows.append(["games"] + [f"{e.games} ({100 * e.games / summary.games:.1f}%)" for e in endings.values()])
+    sheet.rows.append(["won by several"] + [str(e.shared) for e in endings.values()])
+    for player in summary.players:
+        sheet.rows.append([f"won by {player}"] + [str(e.wins.get(player, 0)) for e in endings.values()])
     return sheet
 
 
@@ -260,7 +261,7 @@ def rich_table(sheet: Sheet) -> Table:
     """A sheet as a rich Table: first column left, the others right."""
     table = Table(title=sheet.title, title_style="bold", caption=sheet.note or None, title_justify="left")
     for i, column in enumerate(sheet.columns):
-        table.add_column(column, justify="left" if i == 0 or column == "" else "right")
+        table.add_column(column, justify="left" if i == 0 or column == "" else "right", no_wrap=i == 0)
     for row in sheet.rows:
         table.add_row(*row)
     return table
