@@ -238,7 +238,7 @@ class Attribute(Expr):
         """`faction.name` for a name local to that faction's file, as a Name; None for an attribute."""
         if isinstance(self.subject, Name) and self.subject.name not in names and self.subject.name not in scope.locals:
             qualified = f"{self.subject.name}.{self.name}"
-            if qualified in scope.symbols.all_names():
+            if scope.symbols.kind_of(qualified) is not None:
                 return Name(self.pos, qualified)
         return None
 
