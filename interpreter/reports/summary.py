@@ -261,7 +261,7 @@ def rich_table(sheet: Sheet) -> Table:
     """A sheet as a rich Table: first column left, the others right."""
     table = Table(title=sheet.title, title_style="bold", caption=sheet.note or None, title_justify="left")
     for i, column in enumerate(sheet.columns):
-        table.add_column(column, justify="left" if i == 0 or column == "" else "right", no_wrap=i == 0)
+        table.add_column(column, justify="left" if i == 0 or column == "" else "right")
     for row in sheet.rows:
         table.add_row(*row)
     return table
