@@ -1,21 +1,40 @@
-"""Cernunos, hand-written in plain Python: reference implementation.
+"""Cernunos, hand-written in plain Python and written for speed: reference implementation.
 
-This module is a direct, hand-written Python 3.11 implementation of the
-two-player board game Cernunos, following the rules digest
-`shared/rules/cernunos.md` (rule IDs CN-1..CN-87, with the recommended readings
-of ambiguities A1..A30). It has two uses:
+This module is an independent, hand-written Python 3.11 implementation of the two-player board
+game Cernunos, following the rules digest `shared/rules/cernunos.md` (rule IDs CN-1..CN-87, with
+the recommended readings of ambiguities A1..A30). It shares no code with the engine and reads no
+rules file. It has two uses:
 
-* a speed baseline for the rules engine (plain Python, no tricks), and
-* a differential-test oracle: every player decision goes through
-  `chooser(name, player, options) -> index`, with the option lists built in the
-  fixed order of the digest's "Decision points" table, so a seeded random game
-  can be replayed decision by decision against the engine.
+* the speed baseline for the rules engine (`tools/bench_cernunos.py`, `tools/bench.py`): the
+  figure the engine is compared with, so it is written the way a Python expert would write a
+  fast Cernunos, not the most readable way, and
+* a differential-test oracle (`tests/test_differential.py`): every player decision goes through
+  `chooser(name, player, options) -> index`, with the option lists built in the fixed order of
+  the digest's "Decision points" table, so a seeded random game can be replayed decision by
+  decision against the engine.
 
-Board: 12 squares a1..d3, index = 4 * (row - 1) + column (a1=0, d1=3, a2=4,
-d3=11). Each square is a list of Token objects, bottom -> top. Tokens are
-objects with identity, because the activation guard (CN-15), the Squirrel
-repeat (CN-53..59) and the Fox's "covered or burned before its turn" (CN-64)
-are about one particular token. Reserves are counters per kind per player.
+Why it looks the way it does (speed, without changing a single decision):
+
+* Board: 12 squares a1..d3, index = 4 * (row - 1) + column (a1=0, d1=3, a2=4, d3=11). A square
+  is a list of token ids, bottom -> top, and a parallel list `top` keeps the code of each
+  square's top token (or EMPTY), so "what is on top of n" is one list lookup.
+* A token is an int: `serial << 4 | kind << 1 | owner`. The low 4 bits (`t & 15`) are its
+  *code* (kind and owner), `t & 1` its owner, `t & 14 == 14` "is a Fire". Tokens need an
+  identity, because the activation guard (CN-15), the Squirrel repeat (CN-53..59) and the Fox's
+  "covered or burned before its turn" (CN-64) are about one particular token: the serial is the
+  owner's reserve count of that kind just before the token left the reserve, so no two tokens
+  of a game share an id, and every id is below 13 << 4 = 208 (a cached small int, never
+  allocated; an index into a list of flags).
+* Adjacency, the Wolf's area, the Boar's push destinations, the Fox's neighbourhood and every
+  option label (tuples of strings) are computed once at import, in tables indexed by square.
+* One game is one call of `play_game`: its state is a handful of plain lists, and the rules are
+  closures over them (a closure variable is as fast to read as a local), so there is no object
+  and no attribute lookup on the hot path.
+* The hot path is the list of legal placements (CN-20..25), built twice a turn: the power of a
+  square (CN-28..30) is computed once per square, not once per (kind, square), and only for
+  squares the placing player does not occupy; the labels come ready-made from a table.
+* Burning (CN-73..78) is skipped while both Fires are still in their reserves (a Fire never
+  leaves the board once placed, CN-4), which is most of the game.
 
 Usage: python tools/cernunos_baseline.py --games 1000
 """
@@ -25,7 +44,7 @@ import random
 import time
 
 GREEN, PURPLE = "green", "purple"
-PLAYERS = (GREEN, PURPLE)
+PLAYERS = (GREEN, PURPLE)                  # player 0 is green, player 1 purple
 KINDS = ("tree", "boar", "deer", "wolf", "squirrel", "fox", "crow", "fire")
 COUNTS = {"tree": 12, "boar": 3, "deer": 3, "wolf": 2,
           "squirrel": 1, "fox": 1, "crow": 1, "fire": 1}          # CN-2
@@ -33,12 +52,29 @@ ACTIVABLE = ("tree", "boar", "fox", "crow")
 
 ROWS, COLS = 3, 4
 NSQ = ROWS * COLS
-NAMES = [f"{'abcd'[i % COLS]}{i // COLS + 1}" for i in range(NSQ)]
+SQUARES = range(NSQ)
+NAMES = [f"{'abcd'[i % COLS]}{i // COLS + 1}" for i in SQUARES]
 INDEX = {name: i for i, name in enumerate(NAMES)}
 
 
 def other(player):
     return PURPLE if player == GREEN else GREEN
+
+
+# ---------------------------------------------------------------- codes
+# code = kind << 1 | owner; a token is serial << 4 | code.
+TREE, BOAR, DEER, WOLF, SQUIRREL, FOX, CROW, FIRE = (k << 1 for k in range(8))
+EMPTY = 16            # `top` of an empty square: kind bits 0 (not a Fire), >= 2 (not a Tree)
+KIND_OF_NAME = {name: k << 1 for k, name in enumerate(KINDS)}
+# Reserve at the start, indexed by code (CN-2, CN-5).
+START_RESERVE = [COUNTS[KINDS[code >> 1]] for code in range(16)]
+TOKENS, WOLVES, FIRES = sum(COUNTS.values()), COUNTS["wolf"], COUNTS["fire"]
+TOKEN_IDS = (max(COUNTS.values()) + 1) << 4     # every token id is below this
+# Indexed by code (EMPTY included): may this token activate at all (CN-70)?
+IS_ACTIVABLE = [code < 16 and KINDS[code >> 1] in ACTIVABLE for code in range(17)]
+# Codes whose placement activates the token at once (CN-12): Boar, Fox, Crow.
+ACTIVATE_ON_PLACE = [code < 16 and code >> 1 in (BOAR >> 1, FOX >> 1, CROW >> 1)
+                     for code in range(17)]
 
 
 # ---------------------------------------------------------------- tables
@@ -53,291 +89,301 @@ def _square(r, c):
 ORTHO = ((-1, 0), (0, -1), (0, 1), (1, 0))
 DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
-# Orthogonal neighbours (no wrap), by index.
-ADJ = [sorted(s for dr, dc in ORTHO
-              if (s := _square(i // COLS + dr, i % COLS + dc)) is not None)
-       for i in range(NSQ)]
+# Orthogonal neighbours (no wrap), by index, in increasing order.
+ADJ = [tuple(sorted(s for dr, dc in ORTHO
+                    if (s := _square(i // COLS + dr, i % COLS + dc)) is not None))
+       for i in SQUARES]
 # 8-neighbourhood (no wrap), by index: the Fox's area (CN-61).
-NBHD = [sorted(s for dr, dc in ORTHO + DIAG
-               if (s := _square(i // COLS + dr, i % COLS + dc)) is not None)
-        for i in range(NSQ)]
-# Wolf area: 1 or 2 steps along each diagonal, no wrap (CN-50, A12).
-# The relation is symmetric, so WOLF_AREA[i] is also the set of squares from
-# which a Wolf reaches square i.
-WOLF_AREA = [sorted(s for dr, dc in DIAG for k in (1, 2)
-                    if (s := _square(i // COLS + k * dr, i % COLS + k * dc))
-                    is not None)
-             for i in range(NSQ)]
-# Boar pushes: (target, destination) for each adjacent target, by target
-# index. The destination wraps round the board edge (CN-39, A11).
-PUSH = [sorted((_square(i // COLS + dr, i % COLS + dc),
-                ((i // COLS + 2 * dr) % ROWS) * COLS + (i % COLS + 2 * dc) % COLS)
-               for dr, dc in ORTHO
-               if _square(i // COLS + dr, i % COLS + dc) is not None)
-        for i in range(NSQ)]
+NBHD = [tuple(sorted(s for dr, dc in ORTHO + DIAG
+                     if (s := _square(i // COLS + dr, i % COLS + dc)) is not None))
+        for i in SQUARES]
+# Wolf area: 1 or 2 steps along each diagonal, no wrap (CN-50, A12). The relation is
+# symmetric, so WOLF_AREA[i] is also the set of squares from which a Wolf reaches square i.
+WOLF_AREA = [tuple(sorted(s for dr, dc in DIAG for k in (1, 2)
+                          if (s := _square(i // COLS + k * dr, i % COLS + k * dc))
+                          is not None))
+             for i in SQUARES]
+# Boar pushes, by the Boar's square: (target, destination) for each adjacent target, in target
+# order. The destination wraps round the board edge (CN-39, A11).
+PUSH = [tuple(sorted((_square(i // COLS + dr, i % COLS + dc),
+                      ((i // COLS + 2 * dr) % ROWS) * COLS + (i % COLS + 2 * dc) % COLS)
+                     for dr, dc in ORTHO
+                     if _square(i // COLS + dr, i % COLS + dc) is not None))
+        for i in SQUARES]
+
+# Option labels, built once: ("boar", "b2") for a placement, by kind code then square, and
+# ("a1", "b2") for a Fox swap, by a * NSQ + b.
+PLACE_LABEL = [[(KINDS[code >> 1], NAMES[sq]) for sq in SQUARES] for code in range(16)]
+PAIR_LABEL = [(NAMES[p // NSQ], NAMES[p % NSQ]) for p in range(NSQ * NSQ)]
+# For each player, the code of each kind other than Tree, in KINDS order, with the function
+# from square to label.
+OTHER_KINDS = [[(code | p, PLACE_LABEL[code | p].__getitem__) for code in range(BOAR, 16, 2)]
+               for p in (0, 1)]
 
 
-class Token:
-    """One physical token. Compared by identity (no __eq__ on purpose)."""
-    __slots__ = ("kind", "owner")
+# ---------------------------------------------------------------- one game
 
-    def __init__(self, kind, owner):
-        self.kind = kind
-        self.owner = owner
+def play_game(chooser):
+    """Play one whole game from the empty board; see module docstring.
 
-    def __repr__(self):
-        return f"{self.owner[0].upper()}:{self.kind}"
+    Returns {"winner": "green" | "purple" | None, "turns", "decisions", "scores": {player:
+    squares occupied}, "reason": "score" | "no_legal_placement"}.
+    """
+    stacks = [[] for _ in SQUARES]               # token ids, bottom -> top (CN-5)
+    top = [EMPTY] * NSQ                          # code of each square's top token
+    reserve = START_RESERVE[:]                   # by code
+    left = [TOKENS, TOKENS]                      # reserve size per player
+    burned = [0, 0]                              # burned Trees per owner (CN-3)
+    active = [False] * TOKEN_IDS                 # by token id: activation under way (CN-15)
+    decisions = 0
 
-
-class Game:
-    def __init__(self, chooser):
-        self.chooser = chooser
-        self.stacks = [[] for _ in range(NSQ)]                    # CN-5
-        self.reserve = {p: dict(COUNTS) for p in PLAYERS}
-        self.burned = {p: 0 for p in PLAYERS}
-        self.active = set()        # tokens whose activation is being resolved
-        self.turns = 0
-        self.decisions = 0
-
-    # ------------------------------------------------------------ helpers
-
-    def ask(self, name, player, options):
-        self.decisions += 1
-        idx = self.chooser(name, player, options)
+    def ask(name, player, options):
+        nonlocal decisions
+        decisions += 1
+        idx = chooser(name, PLAYERS[player], options)
         if not isinstance(idx, int) or not 0 <= idx < len(options):
             raise ValueError(f"bad choice {idx!r} for {name} {options!r}")
         return idx
 
-    def top(self, sq):
-        stack = self.stacks[sq]
-        return stack[-1] if stack else None
-
-    def square_of(self, token):
-        """Square where `token` is the top token, or None (covered/burned)."""
-        for sq in range(NSQ):
-            stack = self.stacks[sq]
-            if stack and stack[-1] is token:
+    def square_of(t):
+        """Square where token `t` is the top token, or -1 (covered or burned)."""
+        code = t & 15
+        for sq in SQUARES:
+            if top[sq] == code and stacks[sq][-1] == t:
                 return sq
-        return None
+        return -1
 
-    def reserve_size(self, player):
-        return sum(self.reserve[player].values())
+    def legal(p):
+        """Placement options of player p, (kind, square) labels in KINDS then square order."""
+        ok = []          # squares where p may place (CN-22..24)
+        trees = []       # ... and where a Tree may go too: not on a Fire (CN-25, A5)
+        deer = DEER | (1 - p)            # a Deer of the enemy (of the top token's owner)
+        wolf = WOLF | p                  # a Wolf of p, the top token owner's enemy
+        wolves = reserve[wolf] < WOLVES  # has p placed a Wolf at all?
+        for sq, c in enumerate(top):
+            if c & 1 != p and c != EMPTY:
+                # Enemy top token: placeable only if its power is 0 or less (CN-24). Power
+                # (CN-28..30, A3, A4): the unbroken run of its owner's tokens beneath it, +1 per
+                # adjacent Deer of its owner (CN-45..48), -1 per Wolf of the other player (that
+                # is, of p) reaching it (CN-49..52). Wolves only lower it, so they are counted
+                # only while it is above 0, and not at all if p has never placed one.
+                s = stacks[sq]
+                power = 0
+                j = len(s) - 2
+                while j >= 0 and s[j] & 1 != p:
+                    power += 1
+                    j -= 1
+                for n in ADJ[sq]:
+                    if top[n] == deer:
+                        power += 1
+                if power:
+                    if not wolves:
+                        continue
+                    for n in WOLF_AREA[sq]:
+                        if top[n] == wolf:
+                            power -= 1
+                            if not power:
+                                break
+                    else:
+                        continue                 # power still above 0
+            ok.append(sq)
+            if c & 14 != FIRE:
+                trees.append(sq)
+        options = []
+        if reserve[p]:                           # Trees: code TREE | p == p
+            options += map(PLACE_LABEL[p].__getitem__, trees)
+        if ok:
+            for code, label in OTHER_KINDS[p]:
+                if reserve[code]:
+                    options += map(label, ok)
+        return options
 
-    def power(self, sq):
-        """Power of the top token of `sq` (CN-28..30, A3, A4)."""
-        stack = self.stacks[sq]
-        owner = stack[-1].owner
-        power = 0
-        j = len(stack) - 2
-        while j >= 0 and stack[j].owner == owner:   # unbroken run beneath
-            power += 1
-            j -= 1
-        for n in ADJ[sq]:                           # Deer +1 (CN-45..48)
-            t = self.top(n)
-            if t is not None and t.kind == "deer" and t.owner == owner:
-                power += 1
-        for n in WOLF_AREA[sq]:                     # enemy Wolf -1 (CN-49..52)
-            t = self.top(n)
-            if t is not None and t.kind == "wolf" and t.owner != owner:
-                power -= 1
-        return power
+    def settle():
+        """CN-73..78, A13, A14: burn top Trees until the board is stable.
 
-    def can_place(self, player, kind, sq):
-        t = self.top(sq)
-        if t is None:
-            return True                                           # CN-22
-        if kind == "tree" and t.kind == "fire":
-            return False                                          # CN-25, A5
-        if t.owner == player:
-            return True                                           # CN-23
-        return self.power(sq) <= 0                                # CN-24
-
-    def legal_placements(self, player):
-        return [(kind, NAMES[sq])
-                for kind in KINDS if self.reserve[player][kind] > 0
-                for sq in range(NSQ) if self.can_place(player, kind, sq)]
-
-    def settle_burning(self):
-        """CN-73..78, A13, A14: burn top Trees until the board is stable."""
-        changed = True
-        while changed:
-            changed = False
-            for sq in range(NSQ):
-                stack = self.stacks[sq]
-                if not stack or stack[-1].kind != "tree":
-                    continue
-                # A14: a Tree that ends a move directly on a Fire burns.
-                on_fire = len(stack) >= 2 and stack[-2].kind == "fire"
-                near_fire = any(self.top(n) is not None
-                                and self.top(n).kind == "fire" for n in ADJ[sq])
-                if on_fire or near_fire:
-                    tree = stack.pop()
-                    self.burned[tree.owner] += 1
-                    changed = True
+        A top Tree burns if a Fire lies directly beneath it (A14) or an adjacent top token is a
+        Fire. Burning only uncovers tokens, and a top Fire never goes away, so once a Tree may
+        burn it stays so until it burns: the order of the burns does not change which Trees
+        burn, and repeating passes until none burns is enough.
+        """
+        if reserve[FIRE] == FIRES and reserve[FIRE | 1] == FIRES:
+            return                               # no Fire on the board yet
+        again = True
+        while again:
+            again = False
+            for sq in SQUARES:
+                if top[sq] < 2:                  # a Tree on top (codes 0 and 1)
+                    s = stacks[sq]
+                    if not (len(s) > 1 and s[-2] & 14 == FIRE):
+                        for n in ADJ[sq]:
+                            if top[n] & 14 == FIRE:
+                                break
+                        else:
+                            continue
+                    burned[s.pop() & 1] += 1
+                    top[sq] = s[-1] & 15 if s else EMPTY
+                    again = True
 
     # -------------------------------------------------------- activation
 
-    def activate(self, token):
-        if token in self.active:       # CN-15, A21: guard, no Squirrel repeat
+    def activate(t):
+        if active[t]:                  # CN-15, A21: guard, no Squirrel repeat
             return
-        if token.kind not in ACTIVABLE:                           # CN-70
+        if not IS_ACTIVABLE[t & 15]:                              # CN-70
             return
-        sq = self.square_of(token)
-        if sq is None:                 # covered or burned (CN-10, CN-64)
+        sq = square_of(t)
+        if sq < 0:                     # covered or burned (CN-10, CN-64)
             return
         # CN-53, A16: Squirrel adjacency is checked when the activation begins.
-        twice = any(self.top(n) is not None and self.top(n).kind == "squirrel"
-                    and self.top(n).owner == token.owner for n in ADJ[sq])
-        self.active.add(token)
-        self.resolve(token, sq)
+        squirrel = SQUIRREL | (t & 1)
+        twice = False
+        for n in ADJ[sq]:
+            if top[n] == squirrel:
+                twice = True
+                break
+        active[t] = True
+        resolve(t, sq)
         if twice:
             # CN-54..57: once more if still a top token anywhere, never thrice.
-            sq = self.square_of(token)
-            if sq is not None:
-                self.resolve(token, sq)
-        self.active.discard(token)
+            sq = square_of(t)
+            if sq >= 0:
+                resolve(t, sq)
+        active[t] = False
 
-    def resolve(self, token, sq):
-        """One resolution of `token`'s effect; its owner chooses (CN-13)."""
-        owner = token.owner
-        if token.kind == "tree":                          # CN-32, CN-35, A9
-            if self.reserve[owner]["tree"] > 0:
-                self.reserve[owner]["tree"] -= 1
-                self.stacks[sq].append(Token("tree", owner))
-                self.settle_burning()
-        elif token.kind == "boar":
-            self.resolve_boar(owner, sq)
-        elif token.kind == "fox":
-            self.resolve_fox(owner, sq)
-        elif token.kind == "crow":
-            self.resolve_crow(owner, sq)
-
-    def resolve_boar(self, owner, sq):
-        """CN-38..44, A10, A11: push one adjacent top token one step on."""
-        pushes = [(t, d) for t, d in PUSH[sq] if self.stacks[t]]
-        if not pushes:
-            return                                                # CN-44
-        i = self.ask("push", owner, [NAMES[t] for t, _ in pushes])
-        target, dest = pushes[i]
-        self.stacks[dest].append(self.stacks[target].pop())       # CN-43
-        self.settle_burning()
-
-    def resolve_fox(self, owner, sq):
-        """CN-61..66, A17, A18: swap two top tokens, then activate them."""
-        occupied = [n for n in NBHD[sq] if self.stacks[n]]
-        pairs = [(a, b) for k, a in enumerate(occupied) for b in occupied[k + 1:]]
-        if not pairs:
-            return                                                # CN-62
-        i = self.ask("swap", owner, [(NAMES[a], NAMES[b]) for a, b in pairs])
-        a, b = pairs[i]
-        token_a = self.stacks[a].pop()
-        token_b = self.stacks[b].pop()
-        self.stacks[b].append(token_a)     # A27: each lands on what remains
-        self.stacks[a].append(token_b)
-        self.settle_burning()              # burning only after both moved
-        ready = [t for t in (token_b, token_a)     # token_b on a < b
-                 if t.kind in ACTIVABLE and t not in self.active
-                 and self.square_of(t) is not None]
-        if len(ready) == 2:
-            i = self.ask("first", owner, [NAMES[a], NAMES[b]])
-            ready = [ready[i], ready[1 - i]]
-        for t in ready:
-            self.activate(t)               # re-checks top / guard (CN-64)
-
-    def resolve_crow(self, owner, sq):
-        """CN-68..72, A19, A20: bottom token of an adjacent stack to its top."""
-        targets = [n for n in ADJ[sq] if self.stacks[n]]
-        if not targets:
-            return                                                # CN-72
-        target = targets[self.ask("crow", owner, [NAMES[n] for n in targets])]
-        stack = self.stacks[target]
-        token = stack.pop(0)
-        stack.append(token)                # alone: it simply stays (CN-69)
-        self.settle_burning()
-        self.activate(token)
+    def resolve(t, sq):
+        """One resolution of token t's effect; its owner chooses (CN-13)."""
+        kind = t & 14
+        owner = t & 1
+        if kind == TREE:                                  # CN-32, CN-35, A9
+            n = reserve[owner]                            # Trees of owner: code == owner
+            if n:
+                reserve[owner] = n - 1
+                left[owner] -= 1
+                stacks[sq].append(n << 4 | owner)
+                top[sq] = owner
+                settle()
+        elif kind == BOAR:
+            # CN-38..44, A10, A11: push one adjacent top token one step on.
+            pushes = [td for td in PUSH[sq] if top[td[0]] != EMPTY]
+            if not pushes:
+                return                                            # CN-44
+            target, dest = pushes[ask("push", owner, [NAMES[td[0]] for td in pushes])]
+            s = stacks[target]
+            moved = s.pop()
+            top[target] = s[-1] & 15 if s else EMPTY
+            stacks[dest].append(moved)                            # CN-43
+            top[dest] = moved & 15
+            settle()
+        elif kind == FOX:
+            # CN-61..66, A17, A18: swap two top tokens, then activate them.
+            occupied = [n for n in NBHD[sq] if top[n] != EMPTY]
+            if len(occupied) < 2:
+                return                                            # CN-62
+            pairs = [a * NSQ + b for k, a in enumerate(occupied) for b in occupied[k + 1:]]
+            pair = pairs[ask("swap", owner, [PAIR_LABEL[ab] for ab in pairs])]
+            a, b = divmod(pair, NSQ)
+            sa, sb = stacks[a], stacks[b]
+            token_a = sa.pop()
+            token_b = sb.pop()
+            sb.append(token_a)         # A27: each lands on what remains
+            sa.append(token_b)
+            top[a] = token_b & 15
+            top[b] = token_a & 15
+            settle()                   # burning only after both moved
+            ready = [tk for tk in (token_b, token_a)      # token_b on a < b
+                     if IS_ACTIVABLE[tk & 15] and not active[tk] and square_of(tk) >= 0]
+            if len(ready) == 2 and ask("first", owner, [NAMES[a], NAMES[b]]) == 1:
+                ready.reverse()
+            for tk in ready:
+                activate(tk)           # re-checks top / guard (CN-64)
+        elif kind == CROW:
+            # CN-68..72, A19, A20: bottom token of an adjacent stack to its top.
+            targets = [n for n in ADJ[sq] if top[n] != EMPTY]
+            if not targets:
+                return                                            # CN-72
+            target = targets[ask("crow", owner, [NAMES[n] for n in targets])]
+            s = stacks[target]
+            moved = s.pop(0)
+            s.append(moved)            # alone: it simply stays (CN-69)
+            top[target] = moved & 15
+            settle()
+            activate(moved)
 
     # ------------------------------------------------------------- turns
 
-    def place(self, player, kind, sq):
+    def place(p, label):
         """CN-18: put the token on top, burn, then activate it if it must."""
-        self.reserve[player][kind] -= 1
-        token = Token(kind, player)
-        self.stacks[sq].append(token)
-        self.settle_burning()
-        if kind in ("boar", "fox", "crow"):                       # CN-12
-            self.activate(token)
+        kind, name = label
+        code = KIND_OF_NAME[kind] | p
+        sq = INDEX[name]
+        n = reserve[code]
+        reserve[code] = n - 1
+        left[p] -= 1
+        t = n << 4 | code
+        stacks[sq].append(t)
+        top[sq] = code
+        settle()
+        if ACTIVATE_ON_PLACE[code]:                               # CN-12
+            activate(t)
 
-    def start_of_turn(self, player):
+    def start_of_turn(p):
         """CN-31..34, A7: snapshot of top Trees, each activates once."""
-        tops = [self.top(sq) for sq in range(NSQ)]
-        waiting = [t for t in tops
-                   if t is not None and t.kind == "tree" and t.owner == player]
-        while waiting and self.reserve[player]["tree"] > 0:
-            if self.reserve[player]["tree"] < len(waiting):
-                names = [NAMES[self.square_of(t)] for t in waiting]
-                tree = waiting[self.ask("grow", player, names)]
+        waiting = [stacks[sq][-1] for sq in SQUARES if top[sq] == p]   # Tree of p: code p
+        while waiting and reserve[p]:
+            if reserve[p] < len(waiting):
+                names = [NAMES[square_of(t)] for t in waiting]
+                tree = waiting[ask("grow", p, names)]
             else:
                 tree = waiting[0]
-            self.activate(tree)
+            activate(tree)
             waiting.remove(tree)
 
-    def play_turn(self, player):
-        """CN-17..19. Returns False if the player lost under CN-86."""
-        self.start_of_turn(player)
-        for _ in range(2):                                        # A1, A2
-            if self.reserve_size(player) == 0:
-                return True                # turn ends at once (CN-19)
-            options = self.legal_placements(player)
-            if not options:
-                return False                                      # CN-86, A26
-            kind, name = options[self.ask("place", player, options)]
-            self.place(player, kind, INDEX[name])
-        return True
+    def result(winner, reason):
+        occupied = [0, 0]
+        for c in top:
+            if c != EMPTY:
+                occupied[c & 1] += 1                              # CN-7
+        return {"winner": winner, "turns": turns, "decisions": decisions,
+                "scores": {GREEN: occupied[0], PURPLE: occupied[1]}, "reason": reason}
 
-    def scores(self):
-        occupied = {p: 0 for p in PLAYERS}
-        for sq in range(NSQ):
-            if self.stacks[sq]:
-                occupied[self.stacks[sq][-1].owner] += 1          # CN-7
-        return occupied
-
-    def final_winner(self):
-        """CN-82..85, A24, A25."""
-        occ = self.scores()
-        visible = {p: 0 for p in PLAYERS}
-        for sq in range(NSQ):
-            t = self.top(sq)
-            if t is not None and t.kind == "tree":
-                visible[t.owner] += 1
-        for key in (occ, visible, {p: -self.burned[p] for p in PLAYERS}):
-            if key[GREEN] != key[PURPLE]:
-                return GREEN if key[GREEN] > key[PURPLE] else PURPLE
+    def final_winner():
+        """CN-82..85, A24, A25: squares, then visible Trees, then fewer burned Trees."""
+        occupied = [0, 0]
+        visible = [0, 0]
+        for c in top:
+            if c != EMPTY:
+                occupied[c & 1] += 1
+                if c < 2:
+                    visible[c] += 1
+        for g, p in ((occupied[0], occupied[1]), (visible[0], visible[1]),
+                     (-burned[0], -burned[1])):
+            if g != p:
+                return GREEN if g > p else PURPLE
         return None
 
-    def result(self, winner, reason):
-        return {"winner": winner, "turns": self.turns,
-                "decisions": self.decisions, "scores": self.scores(),
-                "reason": reason}
-
-    def play(self):
-        player = GREEN                                            # CN-6
-        while True:
-            self.turns += 1
-            if not self.play_turn(player):
-                return self.result(other(player), "no_legal_placement")
-            # CN-79, A22: the end is checked only when a turn is over.
-            empty = [p for p in PLAYERS if self.reserve_size(p) == 0]
-            if empty:
-                if len(empty) == 1:                               # CN-80, A23
-                    last = other(empty[0])
-                    options = self.legal_placements(last)
-                    if options:                                   # CN-87
-                        i = self.ask("last", last, options + ["pass"])
-                        if i < len(options):
-                            kind, name = options[i]
-                            self.place(last, kind, INDEX[name])
-                return self.result(self.final_winner(), "score")  # CN-81
-            player = other(player)
+    player = 0                                                    # CN-6: green
+    turns = 0
+    while True:
+        turns += 1
+        start_of_turn(player)
+        for _ in range(2):                                        # A1, A2
+            if not left[player]:
+                break                          # turn ends at once (CN-19)
+            options = legal(player)
+            if not options:                                       # CN-86, A26
+                return result(PLAYERS[1 - player], "no_legal_placement")
+            place(player, options[ask("place", player, options)])
+        # CN-79, A22: the end is checked only when a turn is over.
+        if not left[0] or not left[1]:
+            if left[0] or left[1]:                                # CN-80, A23: one is empty
+                last = 0 if left[0] else 1            # the one with tokens left
+                options = legal(last)
+                if options:                                       # CN-87
+                    i = ask("last", last, options + ["pass"])
+                    if i < len(options):
+                        place(last, options[i])
+            return result(final_winner(), "score")                # CN-81
+        player = 1 - player
 
 
 # ---------------------------------------------------------------- API
@@ -348,11 +394,6 @@ def random_chooser(seed):
     def choose(name, player, options):
         return rng.randrange(len(options))
     return choose
-
-
-def play_game(chooser):
-    """Play one whole game from the empty board; see module docstring."""
-    return Game(chooser).play()
 
 
 def play_random_game(seed):
