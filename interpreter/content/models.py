@@ -62,6 +62,12 @@ class PieceKind(Strict):
     abilities: dict[Name, str] = {}
     back: Name | None = None  # what players who do not know a face-down component of this kind see of it
     known: Literal["owner", "nobody"] = "owner"  # who knows a face-down component without being shown it
+    only_if: dict[Name, Scalar | list[Scalar]] = {}  # option -> the value(s) under which the game has these pieces
+
+    def in_game(self, options: dict) -> bool:
+        """Whether the game has pieces of this kind under the options chosen."""
+        return all(options.get(name) in (wanted if isinstance(wanted, list) else [wanted])
+                   for name, wanted in self.only_if.items())
 
     def owned(self, players: list[str]) -> dict[str | None, int]:
         """How many components each owner has (`None`: shared)."""

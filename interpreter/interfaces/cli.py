@@ -44,6 +44,7 @@ JOBS = click.IntRange(1, 1024)
 TURNS = click.IntRange(1)
 SAVED_GAME_BYTES = 200_000_000  # a saved game of a million decisions is a few megabytes
 SHOWN_FAILURES = 10  # failed games listed by seed at the end of a run; the others are counted
+OPTION_HELP = "A game option, NAME=VALUE (repeatable); the rules' `option` declarations list them."
 
 
 class Terminated(KeyboardInterrupt):
@@ -150,7 +151,8 @@ def schema(output: Path) -> None:
 @click.option("--seed", type=SEEDS, default=0, show_default=True, help="Seed of the game and of the bots.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the finished game here, for `ludolex replay`.")
 @click.option("--all", "show_all", is_flag=True, help="Show every hidden component and hand (for debugging rules, not for play).")
-def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_all: bool) -> None:
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_all: bool, options: tuple[str, ...]) -> None:
     """Play GAME in the terminal; with no --human, watch bots play.
 
     Each human sees only what their seat may see (with several, the one about to decide); watching
@@ -163,7 +165,7 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_
             raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
     console = Console(highlight=False)
     agents = {p: PromptAgent() if p in humans else RandomAgent(seed * 1000 + i) for i, p in enumerate(players)}
-    current = Game(ruleset, seed=seed)
+    current = Game(ruleset, seed=seed, options=_options(options, ruleset))
     viewer = EVERYTHING if show_all else (humans[0] if humans else None)
     console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
     show(console, current, viewer)
@@ -204,8 +206,9 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True, help="SQLite file for the results.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
 def simulate(game: str, games: int, seed: int, bots: str, players: str | None, max_turns: int | None, check: bool,
-             jobs: int | None, db: Path, backend: str, address: str | None) -> None:
+             jobs: int | None, db: Path, backend: str, address: str | None, options: tuple[str, ...]) -> None:
     """Play GAMES games between bots, keep them in DB, and report win rates and game length.
 
     Games already in DB (same ruleset version, table and seed) are not played again: a run that
@@ -218,7 +221,8 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
     130 stopped by Ctrl-C, 143 by SIGTERM.
     """
     ruleset = _load(game)
-    table = Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns, check)
+    table = Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns, check,
+                  tuple(sorted(_options(options, ruleset).items())))
     version, bots_key = ruleset.content_hash(), table.key()
     wanted = range(seed, seed + games)
     jobs = jobs or default_jobs()
@@ -280,6 +284,20 @@ def _bots(text: str, ruleset) -> list[str]:
             click.echo(str(error), err=True)
             sys.exit(1)
     return names
+
+
+def _options(given: tuple[str, ...], ruleset, flag: str = "--option") -> dict:
+    """`NAME=VALUE` texts as the game's options, checked against the rules' `option` declarations."""
+    options = {}
+    for text in given:
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise click.UsageError(f"{flag} {text}: write NAME=VALUE")
+        options[name.strip()] = value.strip()
+    try:
+        return {name: value for name, value in ruleset.program.chosen_options(options).items() if name in options}
+    except ValueError as error:
+        raise click.UsageError(f"{flag}: {error}") from None
 
 
 def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
@@ -360,17 +378,22 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
 @click.option("--players", "--factions", "players", default=None, help="Who sits at the table (see simulate).")
 @click.option("--max-turns", type=TURNS, default=None, help="Stop a game after this many turns.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option for both sides (repeatable).")
+@click.option("--b-option", "b_options", multiple=True, metavar="NAME=VALUE",
+              help="A game option for RULESET_B only (repeatable): `compare root root --b-option map=winter`.")
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
-            players: str | None, max_turns: int | None) -> None:
+            players: str | None, max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...]) -> None:
     """Play two versions of a game on the same seeds and say which differences are significant."""
     comparison = import_needing_extra("interpreter.reports.comparison")  # before any game is played
 
     jobs = jobs or default_jobs()
     wanted = range(seed, seed + games)
     tables = []  # both checked before any game
-    for name in (ruleset_a, ruleset_b):
+    for name, side_options in ((ruleset_a, options), (ruleset_b, options + b_options)):
         ruleset = _load(name)
-        tables.append((name, ruleset, Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns)))
+        chosen = _options(side_options, ruleset, "--option" if side_options == options else "--b-option")
+        tables.append((name, ruleset, Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns,
+                                            options=tuple(sorted(chosen.items())))))
     sides = []
     with closing(Results(db)) as results:
         for name, ruleset, table in tables:
@@ -388,6 +411,11 @@ def _whole_number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _options_table(options) -> bool:
+    return options is None or isinstance(options, dict) and all(
+        isinstance(k, str) and isinstance(v, (str, int, float, bool)) for k, v in options.items())
+
+
 def _check_saved_game(saved, where: Path) -> dict:
     """A saved game (`play --save`, or a game of a results database), checked field by field."""
     players = saved.get("players") if isinstance(saved, dict) else None
@@ -399,6 +427,7 @@ def _check_saved_game(saved, where: Path) -> dict:
         if not (isinstance(saved.get("choices"), list) and all(map(_whole_number, saved["choices"])))
         else "`players` is not a list of names"
         if not (players is None or isinstance(players, list) and all(isinstance(p, str) for p in players))
+        else "`options` is not a table of names and values" if not _options_table(saved.get("options"))
         else None)
     if problem:
         raise click.UsageError(f"{where}: not a saved game: {problem}")
@@ -424,7 +453,9 @@ def _read_saved_game(file: Path) -> dict:
 @click.option("--step", is_flag=True, help="Wait for Enter after each decision.")
 @click.option("--seed", type=STORED_SEEDS, default=None, help="With a results database: the seed of the game to replay.")
 @click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
-def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="With a results database: the options the game was played with (a saved game names its own).")
+def replay(file: Path, step: bool, seed: int | None, game: str | None, options: tuple[str, ...]) -> None:
     """Replay a saved game (a JSON file, or --game G --seed S from a results database).
 
     Exit status: 0 the replay reached the saved game; 1 it did not (the file does not match the
@@ -439,14 +470,14 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None) -> None:
         if not stored:
             raise click.UsageError(f"{file}: no game of this version of {game} with seed {seed}")
         saved = _check_saved_game({"game": game, "seed": seed, "choices": stored[0]["log"],
-                                   "players": stored[0]["players"]}, file)
+                                   "players": stored[0]["players"], "options": _options(options, ruleset)}, file)
     else:
         saved = _read_saved_game(file)
         ruleset = _load(saved["game"])
     choices = saved["choices"]
     console = Console(highlight=False)
     try:
-        current = Game(ruleset, seed=saved["seed"], players=saved.get("players"))
+        current = Game(ruleset, seed=saved["seed"], players=saved.get("players"), options=saved.get("options"))
     except ValueError as error:
         raise click.UsageError(f"{file}: {error}")
     except RuleRuntimeError as error:

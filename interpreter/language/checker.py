@@ -1,13 +1,15 @@
 """The names a ruleset declares, checked against each other and the content; and which rules can stop for a decision."""
 from __future__ import annotations
 
+import json
+
 from interpreter.content.models import Content
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
 from interpreter.language import declarations as d
-from interpreter.language.expressions import Literal, Negate
+from interpreter.language.expressions import ListOf, Literal, Negate
 from interpreter.language.grammar import reserved_words
 from interpreter.language.scope import Symbols
 from interpreter.language.statements import Deciding
@@ -22,6 +24,23 @@ def _constant(decl: d.PropertyDecl, diagnostics: list[Diagnostic]):
         diagnostics.append(Diagnostic("LX321", message, decl.pos))
         return None
     return decl.value.value
+
+
+def _option_values(decl: d.OptionDecl, diagnostics: list[Diagnostic]) -> list | None:
+    """An option's values, its default first, if they are written as plain values (LX332 otherwise)."""
+    choices = decl.choices.items if isinstance(decl.choices, ListOf) else None
+    if not choices or not all(isinstance(c, Literal) and c.value is not None for c in choices) \
+            or not isinstance(decl.default, Literal):
+        diagnostics.append(Diagnostic("LX332", f"option `{decl.name}`: its values and its default are plain values "
+                                      "(texts, numbers, true or false), written out: `option NAME in [\"A\", \"B\"] = \"A\"`",
+                                      decl.pos))
+        return None
+    values = [c.value for c in choices]
+    if decl.default.value not in values:
+        diagnostics.append(Diagnostic("LX332", f"option `{decl.name}`: the default {json.dumps(decl.default.value)} is "
+                                      f"not one of its values {json.dumps(values)}", decl.default.pos))
+        return None
+    return [decl.default.value] + [v for v in values if v != decl.default.value]
 
 
 def collect_symbols(content: Content, board: boards.Board, declarations: list, abilities: list,
@@ -66,6 +85,11 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
         if isinstance(decl, d.FactionDecl) and decl.name not in symbols.players:
             diagnostics.append(Diagnostic("LX302", f"`faction {decl.name}`: `{decl.name}` is not a player of the game",
                                           decl.pos, hint=did_you_mean(decl.name, symbols.players)))
+        elif isinstance(decl, d.OptionDecl):
+            declare(decl.name, decl.pos, symbols.variables, False)
+            values = _option_values(decl, diagnostics)
+            if values is not None and decl.name in symbols.variables:
+                symbols.options[decl.name] = values
         elif isinstance(decl, d.ZoneDecl):
             declare(decl.name, decl.pos, symbols.zones, decl.per_player)
             if decl.unordered and decl.name not in symbols.unordered and decl.name in symbols.zones:
@@ -98,6 +122,15 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
     _content_clashes(content, board, symbols, diagnostics)
     total = 0
     for kind, spec in content.pieces.items():
+        for option, wanted in spec.only_if.items():
+            where = content.positions.get(("pieces", kind, "only_if"))
+            if option not in symbols.options:
+                diagnostics.append(Diagnostic("LX332", f"pieces `{kind}` exist only if option `{option}`..., but the "
+                                              "rules declare no such option", where,
+                                              hint=did_you_mean(option, symbols.options)))
+            elif any(v not in symbols.options[option] for v in (wanted if isinstance(wanted, list) else [wanted])):
+                diagnostics.append(Diagnostic("LX332", f"pieces `{kind}`: option `{option}` is one of "
+                                              f"{json.dumps(symbols.options[option])}, not {json.dumps(wanted)}", where))
         total += sum(spec.owned(content.players).values())
         if total > LIMITS.components >= total - sum(spec.owned(content.players).values()):
             diagnostics.append(Diagnostic("LX205", f"with `{kind}`, the game has more than {LIMITS.components:,} components "

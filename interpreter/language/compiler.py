@@ -34,6 +34,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     )
     program.zones.setdefault(BOX, (False, "public"))
     program.unordered = symbols.unordered_zones()
+    program.options = symbols.options
     program.symbols = symbols
     codegen = program.codegen = CodeGen()
     scope = Scope(symbols, diagnostics, codegen=codegen)
@@ -51,7 +52,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     try:
         for number, decl in enumerate(declarations):
             where = decl.pos
-            if isinstance(decl, d.VariableDecl):
+            if isinstance(decl, d.OptionDecl) and decl.name in symbols.options:  # its default; a game may choose another
+                program.variables.append((decl.name, False, decl.default.compile(scope), decl.pos))
+            elif isinstance(decl, d.VariableDecl):
                 program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
                 if decl.visibility != "public":
                     program.private_variables[decl.name] = decl.visibility

@@ -17,6 +17,16 @@ class FactionDecl:
 
 
 @dataclass
+class OptionDecl:
+    """`option NAME in [VALUES] = DEFAULT`: a value chosen before the game starts (`--option NAME=VALUE`)."""
+
+    pos: Position
+    name: str
+    choices: Expr
+    default: Expr
+
+
+@dataclass
 class ZoneDecl:
     pos: Position
     name: str
@@ -133,5 +143,5 @@ class AnytimeDecl:
     body: Block
 
 
-Declaration = (FactionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
+Declaration = (FactionDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
                | InsteadDecl | AnytimeDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

@@ -108,7 +108,7 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION = re.compile(r"^(faction|zone|variable|property|function|modify|override|procedure|instead of|anytime|when|always|"
+DECLARATION = re.compile(r"^(faction|option|zone|variable|property|function|modify|override|procedure|instead of|anytime|when|always|"
                          r"setup|play)"
                          r"\b\s*(\w*)")
 
@@ -259,6 +259,9 @@ class _ToAst(Transformer):
 
     def dotted_name(self, meta, c):
         return f"{c[0]}.{c[1]}" if c[1] is not None else str(c[0])
+
+    def option_decl(self, meta, c):
+        return d.OptionDecl(self._pos(meta), str(c[0]), e.ListOf(self._pos(meta), c[1]), c[2])
 
     def zone_decl(self, meta, c):
         return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public", c[3] is not None)

@@ -34,6 +34,22 @@ class Program:
     anytime_actions: list = field(default_factory=list)  # (name, condition(rt, env) or None, generator body(rt, env))
     private_variables: dict = field(default_factory=dict)  # name -> "private" (each their own) or "hidden" (nobody)
     unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order
+    options: dict = field(default_factory=dict)  # option -> its values, the default first
+
+    def chosen_options(self, given: dict | None) -> dict:
+        """Every option's value for a game: the ones `given` (a value or its text, as `--option NAME=VALUE`
+        writes it), the default for the others. Raises ValueError for an unknown option or value."""
+        chosen = {name: values[0] for name, values in self.options.items()}
+        for name, value in (given or {}).items():
+            if name not in self.options:
+                known = ", ".join(self.options) or "none"
+                raise ValueError(f"the game has no option `{name}` (its options: {known})")
+            values = self.options[name]
+            matching = [v for v in values if v == value or str(v).lower() == str(value).lower()]
+            if not matching:
+                raise ValueError(f"option `{name}` is one of {', '.join(map(str, values))}, not `{value}`")
+            chosen[name] = matching[0]
+        return chosen
 
     def function_from_outside(self, name: str):
         """Function `name`, for a caller outside the rules (the manifest's score): a failure is a

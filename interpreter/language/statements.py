@@ -197,6 +197,9 @@ class Set(Stmt):
                 env[name] = value(rt, env)
 
             return set_local, False
+        if isinstance(target, Name) and target.name in symbols.options:
+            scope.error("LX311", f"`{target.name}` is an option, chosen before the game starts: no rule can set it", self.pos)
+            return (lambda rt, env: None), False
         if isinstance(target, Name) and target.name in symbols.variables and not symbols.variables[target.name]:
             name = target.name
 

@@ -25,12 +25,16 @@ class Ruleset:
     warnings: list[Diagnostic]
     policies: dict = field(default_factory=dict)  # rule-of-thumb bots loaded so far, by name
 
-    def initial_state(self, seed: int) -> State:
+    def initial_state(self, seed: int, options: dict | None = None) -> State:
+        """The components in their starting zones (only the kinds the chosen `options` give the game)."""
         state = State(seed=seed)
         state.rng.seed(seed)
         for zone in self.zone_names():
             state.zones[zone] = []
+        options = self.program.chosen_options(options)
         for kind, spec in self.content.pieces.items():
+            if not spec.in_game(options):
+                continue
             per_player_zone = self.program.zones[spec.starts_in][0]
             for owner, number in spec.owned(self.content.players).items():
                 zone = player_zone(spec.starts_in, owner) if per_player_zone and owner else spec.starts_in
@@ -58,9 +62,12 @@ class Ruleset:
             digest.update(path.name.encode() + b"\0" + read_source_bytes(path, boundary) + b"\0")
         return digest.hexdigest()[:16]
 
-    def component_totals(self) -> dict[tuple, int]:
+    def component_totals(self, options: dict | None = None) -> dict[tuple, int]:
         totals = {}
+        options = self.program.chosen_options(options)
         for kind, spec in self.content.pieces.items():
+            if not spec.in_game(options):
+                continue
             for owner, number in spec.owned(self.content.players).items():
                 if number:
                     totals[(owner, kind)] = number

@@ -42,15 +42,19 @@ class Game:
     """
 
     def __init__(self, ruleset: Ruleset, seed: int = 0, position: Callable[[Game], None] | None = None,
-                 players: list[str] | None = None, run_setup: bool = True, rolls: Sequence[int] = ()):
+                 players: list[str] | None = None, run_setup: bool = True, rolls: Sequence[int] = (),
+                 options: dict | None = None):
         """`position` (optional) is a callable that arranges the state after setup, before play.
         `players`: who sits at the table, in seating order (default: every player of the content).
         `run_setup=False` skips the `setup:` block (a scenario then lays out the whole position).
-        `rolls`: dice results to give, in order, before the seeded generator takes over."""
+        `rolls`: dice results to give, in order, before the seeded generator takes over.
+        `options`: the game's options (`option` in the rules) chosen otherwise than their default;
+        an unknown option or value is a ValueError."""
         self.ruleset = ruleset
         self.seed = seed
         self.run_setup = run_setup
-        self.state: State = ruleset.initial_state(seed)
+        self.options = ruleset.program.chosen_options(options)
+        self.state: State = ruleset.initial_state(seed, self.options)
         self.runtime = Runtime(self.state, ruleset.board, ruleset.program)
         self.runtime.players = seating(ruleset, players)
         self.runtime.rolls = list(rolls)
@@ -82,6 +86,7 @@ class Game:
                     self.state.variables[name] = value(rt, {"you": None})
             except Exception as error:
                 raise RuleRuntimeError(position, f"the initial value of `{name}`: {type(error).__name__}: {error}") from error
+        self.state.variables.update(self.options)
         env = {"you": None}
         if program.setup is not None and self.run_setup:
             yield from program.setup(rt, env)
@@ -138,7 +143,7 @@ class Game:
     # saving and replaying
     def to_json(self) -> dict:
         """The game as plain data: its seed, players and choices (enough to replay it), and its state."""
-        return {
+        saved = {
             "game": self.ruleset.name,
             "seed": self.seed,
             "players": list(self.players),
@@ -146,12 +151,16 @@ class Game:
             "state": self.state.to_json(),
             "result": self.result.to_json() if self.result else None,
         }
+        chosen = {name: value for name, value in self.options.items() if value != self.ruleset.program.options[name][0]}
+        if chosen:  # only the options chosen otherwise than their default: an older save has none
+            saved["options"] = chosen
+        return saved
 
     @classmethod
     def replay(cls, ruleset: Ruleset, seed: int, choices: list[int], position: Callable[[Game], None] | None = None,
-               players: list[str] | None = None) -> Game:
+               players: list[str] | None = None, options: dict | None = None) -> Game:
         """The game of this seed after these choices (indexes, as in `log`)."""
-        game = cls(ruleset, seed, position, players)
+        game = cls(ruleset, seed, position, players, options=options)
         for index in choices:
             game.choose(index)
         return game
@@ -160,7 +169,8 @@ class Game:
     def from_json(cls, ruleset: Ruleset, data: dict) -> Game:
         """Rebuild a saved game by replaying its choices, and check it reaches the saved state."""
         try:
-            game = cls.replay(ruleset, data["seed"], data["choices"], players=data.get("players"))
+            game = cls.replay(ruleset, data["seed"], data["choices"], players=data.get("players"),
+                              options=data.get("options"))
         except (ValueError, RuntimeError) as error:
             raise ValueError(f"replaying the saved choices does not reach the saved state: {error}") from None
         if game.state.to_json() != data["state"]:

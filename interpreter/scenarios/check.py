@@ -53,6 +53,11 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
         for j, choice in enumerate(scenario.choices):
             if isinstance(choice, dict) and "by" in choice:
                 check_player(choice["by"], "scenarios", i, "choices", j, "by")
+        for name, value in scenario.options.items():
+            try:
+                ruleset.program.chosen_options({name: value})
+            except ValueError as error:
+                found.append(Diagnostic("LX332", str(error), where("scenarios", i, "options", name)))
         for part in ("position", "expect"):
             spec = getattr(scenario, part)
             if spec is None:

@@ -70,6 +70,7 @@ class Scenario(Strict):
     players: list[str] | None = None  # who sits at the table, in order (default: every player)
     setup: bool = True  # false: skip `setup:`, the position lays out what matters
     rolls: list[int] = []  # the dice results, in order, before the seeded generator takes over
+    options: dict[str, str | int | bool] = {}  # the game's options chosen otherwise than their default
     until: Literal["end of turn"] | None = None  # stop when the turn of the last choice ends, to look at the state
     position: PositionSpec | None = None
     choices: list[str | dict[str, str]] = []

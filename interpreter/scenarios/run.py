@@ -18,7 +18,8 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
     scenario = with_faction_names(scenario, ruleset.program.symbols)
     arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
     try:
-        game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls)
+        game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls,
+                    options=scenario.options)
     except ValueError as error:
         raise ScenarioFailure(str(error)) from None
     if scenario.until and not scenario.choices:

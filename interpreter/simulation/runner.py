@@ -32,6 +32,7 @@ class Table:
     players: tuple[str, ...] | None = None
     max_turns: int | None = None
     check: bool = False
+    options: tuple[tuple[str, object], ...] = ()  # the game's options chosen otherwise than their default
 
     def key(self) -> str:
         """The name of this kind of run in the results database."""
@@ -40,6 +41,7 @@ class Table:
             parts.append("players=" + ",".join(self.players))
         if self.max_turns:
             parts.append(f"max_turns={self.max_turns}")
+        parts += [f"{name}={value}" for name, value in self.options]
         return " ".join(parts)
 
     def seating(self, seed: int) -> list[str] | None:
@@ -77,8 +79,8 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
     record = failed_record(seed, table.seating(seed) or list(ruleset.program.players), "", None)
     game = totals = None
     try:
-        totals = ruleset.component_totals() if table.check else None
-        game = Game(ruleset, seed=seed, players=table.seating(seed))
+        totals = ruleset.component_totals(dict(table.options)) if table.check else None
+        game = Game(ruleset, seed=seed, players=table.seating(seed), options=dict(table.options))
         players = game.players
         record["players"] = list(players)
         agents = {p: make_agent(table.bots[i % len(table.bots)], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
