@@ -56,6 +56,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX330": ("error", "a private variable that is not per player"),
     "LX331": ("error", "`proceed` outside an `instead of` rule"),
     "LX332": ("error", "an option whose values or default are not plain values, or a name or value of an option the rules do not declare"),
+    "LX333": ("error", "`simultaneously for each p` whose block does not start with `choose ... by p`"),
 }
 
 

@@ -18,6 +18,16 @@ def render_value(value) -> str:
     return str(value)
 
 
+class Simultaneous:
+    """Decisions several players make at once and in secret (`simultaneously for each`): answered in
+    any order, none applied (nor seen by the others) until every one is answered."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[Decision]):
+        self.parts = parts
+
+
 class Decision:
     """A choice a rule leaves to a player: `Game.decision` while the game waits for its answer.
 

@@ -177,10 +177,16 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_
                 console.print(escape(f"--- {viewer}'s seat ---"))
                 show(console, current, viewer)
             index = agents[decision.player].choose(decision)
-            version = current.state.version
+            version, at_once = current.state.version, current.at_once
             current.choose(index)
-            label = decision.label(index, viewer)  # after the choice: a card played face up is known to all
-            console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: {escape(label)}")
+            answered = [(decision, index)]
+            if at_once:  # a secret answer: told once everyone has answered
+                answered = current.last_group if any(d is decision for d, _ in current.last_group) else []
+                if not answered:
+                    console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: (in secret)")
+            for part, chosen in answered:
+                label = part.label(chosen, viewer)  # after the choice: a card played face up is known to all
+                console.print(f"[bold]{escape(part.player)}[/bold] {escape(part.name)}: {escape(label)}")
             if current.state.version != version:
                 show(console, current, viewer)
     except (EOFError, KeyboardInterrupt):

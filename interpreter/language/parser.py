@@ -448,6 +448,9 @@ class _ToAst(Transformer):
     def phase_stmt(self, meta, c):
         return s.Phase(self._pos(meta), str(c[0]), c[1])
 
+    def simultaneously_stmt(self, meta, c):
+        return s.Simultaneously(self._pos(meta), str(c[0]), c[1], c[2])
+
     # expressions
     def conditional(self, meta, c):
         return e.Conditional(self._pos(meta), *c)

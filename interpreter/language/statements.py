@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
-from interpreter.engine.decisions import PASS, Decision
+from interpreter.engine.decisions import PASS, Decision, Simultaneous
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
@@ -905,6 +905,57 @@ class Choose(Stmt):
         condition = f" if {self.where.code(inner, names)}" if self.where else ""
         values = "".join(f"v_{name}, " for name, _ in self.bindings)
         return scope.codegen.expression(f"[({values}) {' '.join(loops)}{condition}]")
+
+
+@dataclass
+class Simultaneously(Stmt):
+    """simultaneously for each p in L: a `choose ... by p` for every p at once and in secret, then the
+    rest of the block for each p in turn, with p's answer (no one's block sees another's bindings)."""
+
+    pos: Position
+    variable: str
+    source: Expr
+    body: Block
+
+    def decides(self, deciding):
+        return True
+
+    def substatements(self):
+        return self.body.statements
+
+    def compile(self, scope: Scope, deciding):
+        first = self.body.statements[0]
+        if not (isinstance(first, Choose) and isinstance(first.by, Name) and first.by.name == self.variable
+                and first.otherwise is None):
+            scope.error("LX333", f"`simultaneously for each {self.variable}` starts with the decision each player "
+                        f"makes in secret: `choose ... as NAME by {self.variable}` (with `or pass` if they may pass; "
+                        "no `otherwise`)", first.pos)
+            return (lambda rt, env: None), False
+        source, variable = self.source.compile(scope), self.variable
+        check(scope, self.source.pos, "list", self.source.type, "who decides at once (`simultaneously for each`)")
+        inner = scope.with_locals(variable)
+        options_of = first._options(inner)
+        names, decision_name, optional = first.binds(), first.name, first.optional
+        scope.symbols.decisions.setdefault(decision_name, set()).add(names)
+        rest = run_body(*Block(self.body.statements[1:]).compile(inner.with_locals(*names), deciding))
+
+        def simultaneously(rt, env):
+            each, parts = [], []
+            for player in source(rt, env):  # every decision is made on the same state, before any is applied
+                own = dict(env)
+                own[variable] = player
+                options = options_of(rt, own) + ([PASS] if optional else [])
+                if options:  # a player with nothing to choose (and no pass) takes no part
+                    each.append((own, options))
+                    parts.append(Decision(decision_name, player, names, options, rt.hidden_as))
+            answers = (yield Simultaneous(parts)) if parts else []
+            for (own, options), index in zip(each, answers):
+                chosen = options[index]
+                for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
+                    own[name] = value
+                yield from rest(rt, own)
+
+        return simultaneously, True
 
 
 @dataclass

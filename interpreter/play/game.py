@@ -11,7 +11,7 @@ import json
 from typing import Callable, Sequence
 
 from interpreter.diagnostics.errors import RuleRuntimeError
-from interpreter.engine.decisions import Decision
+from interpreter.engine.decisions import Decision, Simultaneous
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Runtime
 from interpreter.engine.state import State
 from interpreter.loading.ruleset import Ruleset
@@ -61,11 +61,27 @@ class Game:
         self.position = position
         self.log: list[int] = []
         self.decision: Decision | None = None
+        self._group: list[Decision] = []  # the decisions made at once (`simultaneously`), while pending
+        self._answers: dict[int, int] = {}  # their answers so far: place in the group -> option
+        self.last_group: list[tuple[Decision, int]] = []  # the last group answered, each decision with its answer
         self.result: Result | None = None
         self.paused = False  # stopped where a scenario asked (`until: end of turn`), no decision pending
         self._flow = self._run()
         WATCHDOG.arm()
         self._resume(None)
+
+    @property
+    def decisions(self) -> list[Decision]:
+        """Every decision waiting for an answer: several when players decide at once and in secret
+        (answer each with `choose(choice, by=player)`, in any order), else the one `decision`."""
+        if self._group:
+            return [d for i, d in enumerate(self._group) if i not in self._answers]
+        return [self.decision] if self.decision is not None else []
+
+    @property
+    def at_once(self) -> bool:
+        """Whether several players are deciding at once and in secret (see `decisions`)."""
+        return bool(self._group)
 
     @property
     def players(self) -> list[str]:
@@ -106,7 +122,11 @@ class Game:
         rt.running = True
         WATCHDOG.watch(rt)
         try:
-            self.decision = self._flow.send(index)
+            waiting = self._flow.send(index)
+            if isinstance(waiting, Simultaneous):
+                self._group, self._answers = waiting.parts, {}
+                waiting = waiting.parts[0]
+            self.decision = waiting
         except GameOver as over:
             self.result = over.result
         except Pause:  # a scenario stops here to look at the state: the game goes no further
@@ -124,14 +144,39 @@ class Game:
         finally:
             rt.running = False
 
-    def choose(self, choice: int | str | dict[str, str]) -> None:
-        """Resume with an option given by index, by label ("stone c2") or as a dict of its values."""
+    def choose(self, choice: int | str | dict[str, str], by: str | None = None) -> None:
+        """Resume with an option given by index, by label ("stone c2") or as a dict of its values.
+        `by`: which player answers, when several decide at once (default: `decision`'s player)."""
         if self.decision is None:
             raise RuntimeError("the game is not waiting for a decision")
+        if self._group:
+            self._answer_in_group(choice, by)
+            return
+        if by is not None and by != self.decision.player:
+            raise ValueError(f"{by} has no decision to make: {self.decision.player} decides `{self.decision.name}`")
         index = self.decision.index_of(choice)
         self.log.append(index)
         self.runtime.decisions += 1
         self._resume(index)
+
+    def _answer_in_group(self, choice, by: str | None) -> None:
+        """One secret answer; the rules resume when the last one is given (the log keeps them in the
+        group's order, so that a replay answers them one after the other)."""
+        by = self.decision.player if by is None else by
+        place = next((i for i, d in enumerate(self._group) if d.player == by and i not in self._answers), None)
+        if place is None:
+            waiting = ", ".join(d.player for d in self.decisions)
+            raise ValueError(f"{by} has no decision to make; waiting for {waiting}")
+        self._answers[place] = self._group[place].index_of(choice)
+        self.runtime.decisions += 1
+        if len(self._answers) < len(self._group):
+            self.decision = self.decisions[0]
+            return
+        answers = [self._answers[i] for i in range(len(self._group))]
+        self.last_group = list(zip(self._group, answers))
+        self.log.extend(answers)
+        self._group, self._answers = [], {}
+        self._resume(answers)
 
     def evaluate(self, source: str) -> object:
         """The value of an expression of the rules language in the current state (for tests and tools)."""

@@ -33,6 +33,7 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
         decision = game.decision
         if decision is None:
             raise ScenarioFailure(f"choice {step} ({label}): {_stopped(game)}, no decision is pending")
+        decision = next((d for d in game.decisions if d.player == expected_player), decision)  # several at once
         if expected_name and decision.name != expected_name:
             raise ScenarioFailure(f"choice {step}: expected a `{expected_name}` decision, got `{decision.name}` "
                                   f"by {decision.player}: {', '.join(decision.labels())}")
@@ -42,7 +43,7 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
         if scenario.until and step == len(scenario.choices):
             game.runtime.pause_after_turn = True  # the last choice: play on to the end of this turn, then stop
         try:
-            game.choose(str(label))
+            game.choose(str(label), by=decision.player)
         except ValueError as error:
             raise ScenarioFailure(f"choice {step}: {error}") from None
     check_expectation(game, scenario.expect)
