@@ -67,6 +67,12 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
         content.positions[("pieces", kind)] = position_of(document, ("pieces", kind), file)
         for key in ("starts_in", "traits", "per_player", "count"):
             content.positions[("pieces", kind, key)] = position_of(document, ("pieces", kind, key), file)
+        for name, source in spec.functions.items():
+            functions = document["pieces"][kind]["functions"]
+            line, column = functions.lc.value(name)
+            quoted = _is_quoted(file, line + 1, column)
+            content.abilities.append(Ability(kind, name, source, file, line + 1, column + 1 + (1 if quoted else 0),
+                                             False, value=True))
         for name, source in spec.abilities.items():
             abilities = document["pieces"][kind]["abilities"]
             line, column = abilities.lc.value(name)

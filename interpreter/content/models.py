@@ -60,6 +60,7 @@ class PieceKind(Strict):
     traits: list[Name] = []
     properties: dict[Name, Scalar | list[Scalar]] = {}  # fixed values of the kind: a suit, a cost...
     abilities: dict[Name, str] = {}
+    functions: dict[Name, str] = {}  # values the card carries, each an expression (`test NAME of c` in the rules)
     back: Name | None = None  # what players who do not know a face-down component of this kind see of it
     known: Literal["owner", "nobody"] = "owner"  # who knows a face-down component without being shown it
     only_if: dict[Name, Scalar | list[Scalar]] = {}  # option -> the value(s) under which the game has these pieces
@@ -106,6 +107,7 @@ class Ability:
     line: int  # line of the first line of the snippet in the file
     column: int
     block: bool  # a `|` block: every line is indented by `column - 1`
+    value: bool = False  # one of the kind's `functions` (an expression), not an ability
 
 
 @dataclass

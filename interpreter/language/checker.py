@@ -53,7 +53,8 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
         locations=set(board.locations),
         kind_properties={name for spec in content.pieces.values() for name in spec.properties},
         location_attributes={name for _, data in board.graph.nodes(data=True) for name in data},
-        abilities={a.name for a, _ in abilities},
+        abilities={a.name for a, _ in abilities if not a.value},
+        card_values={a.name for a, _ in abilities if a.value},
         zones={BOX: False},
         trait_members={t: frozenset(k for k, s in content.pieces.items() if t in s.traits)
                        for spec in content.pieces.values() for t in spec.traits},

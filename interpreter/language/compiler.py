@@ -104,6 +104,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         for ability, body in abilities:
             where = Position(ability.file, ability.line, ability.column)
             compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
+            if ability.value:
+                program.card_values[(ability.kind, ability.name)] = compiled
+                continue
             wanted = deciding.abilities.get(ability.name, False)
             program.abilities[(ability.kind, ability.name)] = run_body(compiled, generator) if wanted else compiled
     except CodeTooLarge:

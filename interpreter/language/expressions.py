@@ -314,6 +314,25 @@ class Attribute(Expr):
 
 
 @dataclass
+class CardValue(Expr):
+    """`test NAME of c`: the value of the function NAME that c's kind carries in the content (none without)."""
+
+    pos: Position
+    name: str
+    subject: Expr
+
+    def code(self, scope: Scope, names):
+        if self.name not in scope.symbols.card_values:
+            scope.error("LX314", f"no kind of piece has a function `{self.name}`", self.pos,
+                        hint=did_you_mean(self.name, scope.symbols.card_values))
+        subject = self.subject.code(scope, names)
+        check(scope, self.subject.pos, "component", self.subject.type, f"what `test {self.name} of` reads")
+        self.type = ANY
+        you = "None" if scope.pure else names.get("you", "None")
+        return f"rt.program.card_value(rt, {self.name!r}, {subject}, {you})"
+
+
+@dataclass
 class Is(Expr):
     pos: Position
     subject: Expr

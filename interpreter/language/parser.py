@@ -503,6 +503,9 @@ class _ToAst(Transformer):
     def attr(self, meta, c):
         return e.Attribute(self._pos(meta), c[0], str(c[1]))
 
+    def card_value(self, meta, c):
+        return e.CardValue(self._pos(meta), str(c[0]), c[1])
+
     def qualified_call(self, meta, c):  # `faction.name(...)`: a function or zone local to a faction's file
         owner = c[0].name if isinstance(c[0], e.Name) else "(...)"
         return e.Call(self._pos(meta), f"{owner}.{c[1]}", c[2] or [])

@@ -20,6 +20,16 @@ class Program:
     function_positions: dict = field(default_factory=dict)  # name -> where it is declared
     procedures: dict = field(default_factory=dict)  # name -> f(rt, caller_env, args)
     abilities: dict = field(default_factory=dict)  # (kind, ability) -> f(rt, env)
+    card_values: dict = field(default_factory=dict)  # (kind, function) -> f(rt, env) leaving env["value"]
+
+    def card_value(self, rt, name: str, component, you):
+        """The value of a component's function `name` (none if it is none, or its kind has no such function)."""
+        compute = self.card_values.get((component.kind, name)) if component is not None else None
+        if compute is None:
+            return None
+        env = {"you": you, "self": component}
+        compute(rt, env)
+        return env["value"]
     triggers: dict = field(default_factory=dict)  # event key -> [generator(rt, you, values)]
     always: list = field(default_factory=list)  # f(rt, env)
     variables: list = field(default_factory=list)  # (name, per_player, f(rt, env), position)

@@ -25,6 +25,7 @@ class Symbols:
     functions: dict[str, int] = field(default_factory=dict)  # name -> number of parameters
     procedures: dict[str, int] = field(default_factory=dict)
     abilities: set[str] = field(default_factory=set)
+    card_values: set[str] = field(default_factory=set)  # the names of the content's `functions` (`test NAME of c`)
     events: dict[str, int] = field(default_factory=dict)  # custom event -> number of parameters
     trait_members: dict[str, frozenset] = field(default_factory=dict)  # trait -> kinds that have it
     kind_properties: set[str] = field(default_factory=set)  # fixed values declared on piece kinds

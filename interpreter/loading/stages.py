@@ -122,6 +122,9 @@ def build_board(read: ContentRead) -> BoardBuilt:
     return _next(read, diagnostics, board=board)
 
 
+VALUE_PREFIX = "let value = "
+
+
 def parse_rules(built: BoardBuilt) -> RulesParsed:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the content's abilities."""
     diagnostics: list[Diagnostic] = []
@@ -140,9 +143,10 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
         lost_names |= lost
     abilities = []
     for ability in built.content.abilities if built.content else ():
+        prefix = VALUE_PREFIX if ability.value else ""  # a card's function: an expression, kept as `let value = ...`
         try:
-            body = parse(ability.source, ability.file, start="snippet", line_offset=ability.line - 1,
-                         column_offset=ability.column - 1, block=ability.block)
+            body = parse(prefix + ability.source, ability.file, start="snippet", line_offset=ability.line - 1,
+                         column_offset=ability.column - 1 - len(prefix), block=ability.block)
             abilities.append((ability, body))
         except LudolexError as error:
             diagnostics += error.diagnostics
