@@ -3,14 +3,17 @@ import base64
 import io
 import math
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from interpreter import load
 from interpreter.reports.comparison import compare, render_comparison
 from interpreter.reports.plots import mean_score_curves, write_plots
 from interpreter.reports.summary import percent, rate, render_summary, summarize
 from interpreter.reports.stats import describe, histogram, two_proportion_test, welch_test, wilson_interval
+from interpreter.simulation.runner import play_one
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -122,11 +125,11 @@ def test_summary_without_scores_and_render():
     assert percent(rate(504, 1000)) == "50.4% [47.3–53.5]"
 
 
-def test_score_curves_carry_final_scores_forward():
+def test_score_curves_are_by_round_and_carry_final_scores_forward():
     curves = mean_score_curves(RECORDS)
-    turns, means, sds = curves["green"]
-    assert turns == [1, 2, 3]
-    assert means == pytest.approx([1.5, 2.5, 3.5])  # game 1 keeps its 3 at turn 3
+    rounds, means, sds = curves["green"]
+    assert rounds == [0, 1]  # 2 players: turns 1 and 2 make round 1; a point at turn t is the score after turn t - 1
+    assert means == pytest.approx([1.5, 3.5])  # game 2's round 1 ends with its last point (4), game 1's with 3
     assert sds[0] == pytest.approx(math.sqrt(0.5))
     assert mean_score_curves([record(1, ["a", "b"], "a")]) == {}
 
@@ -187,3 +190,9 @@ def test_compare_notices_different_seeds():
     c = compare(batch(500, games=100), batch(500, games=100, seed0=50))
     assert not c.same_seeds and c.shared_seeds == 50
     assert "NOT played on the same seeds" in text_of(render_comparison(c))
+
+
+def test_a_simulated_games_score_curve_ends_with_its_final_position():
+    record = play_one(load(Path(__file__).resolve().parent.parent / "rulesets" / "cernunos"), 0)
+    last_turn, last_scores = record["score_curve"][-1]
+    assert last_turn == record["turns"] + 1 and last_scores == record["scores"]

@@ -14,36 +14,43 @@ from interpreter.reports.stats import describe
 from interpreter.reports.summary import Record, Summary, html_table, players_of, summarize, summary_sheets
 
 
-def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], list[float], list[float]]]:
-    """For each player: turns, mean score after each turn and its standard deviation across games.
+def round_of(point_turn: int, players: int) -> int:
+    """A curve's point `[t, scores]` holds the scores as turn t starts, that is after turn t - 1: the
+    round that turn belongs to (0: before anyone played). A round is one turn of each player."""
+    return 0 if point_turn <= 1 else (point_turn - 2) // max(1, players) + 1
 
-    A game that has ended keeps its last score up to the last turn of the longest game, so every point
+
+def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], list[float], list[float]]]:
+    """For each player: rounds (0 the start), mean score after each round and its standard deviation
+    across games. Within a round the last point counts; a game's curve ends with its final position.
+
+    A game that has ended keeps its last score up to the last round of the longest game, so every point
     averages over all games whose curve has started for that player.
     """
-    curves = [r["score_curve"] for r in records if r.get("score_curve")]
-    if not curves:
+    games = [(r["score_curve"], len(r["players"])) for r in records if r.get("score_curve")]
+    if not games:
         return {}
-    last_turn = max(int(point[0]) for curve in curves for point in curve)
+    last_round = max(round_of(int(point[0]), n) for curve, n in games for point in curve)
     result = {}
     for player in players_of(records):
-        turns, means, sds = [], [], []
+        rounds, means, sds = [], [], []
         filled = []
-        for curve in curves:
-            by_turn = {int(t): s[player] for t, s in curve if player in s}
+        for curve, n in games:
+            by_round = {round_of(int(t), n): s[player] for t, s in curve if player in s}
             values, current = [], math.nan
-            for turn in range(1, last_turn + 1):
-                current = by_turn.get(turn, current)
+            for number in range(last_round + 1):
+                current = by_round.get(number, current)
                 values.append(current)
             filled.append(values)
-        for i in range(last_turn):
-            column = [v[i] for v in filled if not math.isnan(v[i])]
+        for number in range(last_round + 1):
+            column = [v[number] for v in filled if not math.isnan(v[number])]
             if column:
                 d = describe(column)
-                turns.append(i + 1)
+                rounds.append(number)
                 means.append(d.mean)
                 sds.append(d.sd)
-        if turns:
-            result[player] = (turns, means, sds)
+        if rounds:
+            result[player] = (rounds, means, sds)
     return result
 
 
@@ -97,9 +104,9 @@ def _plot_score_curves(curves: dict[str, tuple[list[int], list[float], list[floa
         axes.plot(turns, means, color=f"C{i}", label=player)
         axes.fill_between(turns, [m - s for m, s in zip(means, sds)], [m + s for m, s in zip(means, sds)],
                           color=f"C{i}", alpha=0.2)
-    axes.set_xlabel("turn")
+    axes.set_xlabel("round (one turn of each player; 0: the start)")
     axes.set_ylabel("score (mean ± 1 sd)")
-    axes.set_title(f"{title}\nscore after each turn (ended games keep their final score)", fontsize=10)
+    axes.set_title(f"{title}\nscore after each round (ended games keep their final score)", fontsize=10)
     axes.legend()
     figure.savefig(path, dpi=100)
 

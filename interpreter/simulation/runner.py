@@ -103,8 +103,11 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
                           reason=game.result.reason, ending=game.result.ending)
         else:
             record["reason"] = TURN_LIMIT
-        if score is not None and not record["scores"]:
-            record["scores"] = {p: score(game.runtime, p) for p in players}
+        if score is not None:
+            final = {p: score(game.runtime, p) for p in players}
+            curve.append([game.state.turns + 1, final])  # the final position, as if the next turn started
+            if not record["scores"]:
+                record["scores"] = final
     except LimitExceeded as error:
         record.update(reason=LIMIT, error=error_text(error))
     except AssertionError as error:  # an invariant broken (--check), or an assertion of the engine
