@@ -13,7 +13,7 @@ $(VENV)/core.done: pyproject.toml  # what `ludolex` needs to play, validate and 
 	@$(INSTALL) -e . > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
-$(VENV)/test.done: $(VENV)/core.done  # and the test tools, reports (scipy, matplotlib) and Ray
+$(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib) and Ray
 	@echo "adding the test tools, reports and Ray to $(VENV) (once)"
 	@$(INSTALL) -e '.[test,report,ray]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@

@@ -112,20 +112,29 @@ def test_result_sentence_of_a_rule_that_ends_the_game():
     assert result_sentence(None, 3) == "unfinished, after 3 turns"
 
 
-WITHOUT_SCIPY = [sys.executable, "-c", "import sys; sys.modules['scipy'] = None  # as if the report extra were absent\n"
-                 "from interpreter.interfaces.cli import main; main()"]
+WITHOUT_REPORT_EXTRA = [sys.executable, "-c", ("import sys  # as if the report extra (and scipy) were absent\n"
+                                               "sys.modules.update(dict.fromkeys(['scipy', 'numpy', 'matplotlib']))\n"
+                                               "from interpreter.interfaces.cli import main; main()")]
 
 
-def test_without_the_report_extra_simulate_stores_its_games_and_says_what_to_install(tmp_path):
+def test_without_the_report_extra_only_the_plots_are_missing(tmp_path):
     db = tmp_path / "r.sqlite"
-    done = subprocess.run(WITHOUT_SCIPY + ["simulate", "cernunos", "--games", "3", "--jobs", "1", "--db", db],
+    done = subprocess.run(WITHOUT_REPORT_EXTRA + ["simulate", "cernunos", "--games", "3", "--jobs", "1", "--db", db],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "pip install 'ludolex[report]'" in done.stderr and "Traceback" not in done.stderr
-    assert "cernunos: 3 game(s): 3 finished" in done.stdout
-    report = subprocess.run(WITHOUT_SCIPY + ["report", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert report.returncode == 2 and "Traceback" not in report.stderr
-    assert "this command needs scipy, which comes with the `report` extra" in report.stderr
+    assert "cernunos: 3 game(s): 3 finished" in done.stdout and "First-player advantage" in done.stdout
+    assert "pip install" not in done.stderr
+    report = subprocess.run(WITHOUT_REPORT_EXTRA + ["report", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert report.returncode == 0, report.stderr
+    assert "Win rate [95% CI]" in report.stdout
+    plots = subprocess.run(WITHOUT_REPORT_EXTRA + ["report", db, "--plots", tmp_path / "plots"], capture_output=True,
+                           text=True, cwd=ROOT, timeout=120)
+    assert plots.returncode == 2 and "Traceback" not in plots.stderr
+    assert "this command needs matplotlib, which comes with the `report` extra" in plots.stderr
+    assert "pip install 'ludolex[report]'" in plots.stderr
+    compared = subprocess.run(WITHOUT_REPORT_EXTRA + ["compare", "cernunos", "cernunos", "--games", "3", "--jobs", "1",
+                                                      "--db", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert compared.returncode == 0, compared.stderr
 
 
 def test_play_shows_a_human_their_own_hand_and_only_counts_of_the_others_and_of_the_deck():

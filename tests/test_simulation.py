@@ -23,7 +23,8 @@ def test_one_process_or_two_play_the_same_games():
 def test_the_score_curve_follows_the_manifest_score_function(cernunos):
     record = play_one(cernunos, 4, Table())
     turns = [turn for turn, _ in record["score_curve"]]
-    assert turns == list(range(1, record["turns"] + 1))
+    assert turns == list(range(1, record["turns"] + 2))  # the last: the final position, as if a next turn started
+    assert record["score_curve"][-1][1] == record["scores"]
     assert record["score_curve"][0][1] == {"green": 0, "purple": 0}  # an empty board at the first turn
 
 

@@ -27,7 +27,7 @@ from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.diagnostics.formats import FORMATS, render
 from interpreter.engine.decisions import EVERYTHING
 from interpreter.interfaces.display import result_sentence, show
-from interpreter.interfaces.extras import MissingExtra, import_needing_extra
+from interpreter.interfaces.extras import import_needing_extra
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game, seating
 from interpreter.simulation.backends import run
@@ -233,12 +233,6 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
     wanted = range(seed, seed + games)
     jobs = jobs or default_jobs()
     console = Console(highlight=False, stderr=True, soft_wrap=True)
-    try:
-        import_needing_extra("interpreter.reports.summary")
-        summarise = True
-    except MissingExtra as missing:
-        console.print(escape(f"note: the games are stored, but their summary is not shown: {missing.message}"))
-        summarise = False
     with sigterm_as_ctrl_c(), closing(Results(db)) as results:
         done = results.seeds_done(version, bots_key, wanted)
         to_play = games - len(done)
@@ -247,7 +241,7 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
         records = results.records(version, bots_key, wanted, with_log=False)
-    failures = _print_summary(records, ruleset.name, summarise)
+    failures = _print_summary(records, ruleset.name)
     sys.exit(status or (1 if failures else 0))
 
 
@@ -321,7 +315,7 @@ def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
         raise click.UsageError(f"--players: {error}")
 
 
-def _print_summary(records: list[dict], title: str, summarise: bool = True) -> int:
+def _print_summary(records: list[dict], title: str) -> int:
     """How the games ended, the ones that failed by seed, then the summary of the others.
     Returns how many failed (stopped on an error or a limit, or lost with their worker)."""
     failed = [r for r in records if r["error"] is not None]
@@ -342,8 +336,8 @@ def _print_summary(records: list[dict], title: str, summarise: bool = True) -> i
         click.echo(f"  ... and {len(failed) - SHOWN_FAILURES} more, each kept in the database with its error")
     if not finished:
         click.echo("no finished games")
-    elif summarise:
-        summary = import_needing_extra("interpreter.reports.summary")
+    else:
+        from interpreter.reports import summary  # pure Python: no extra needed
         Console(highlight=False).print(summary.render_summary(summary.summarize(finished)))
     return len(failed)
 
@@ -354,8 +348,7 @@ def _print_summary(records: list[dict], title: str, summarise: bool = True) -> i
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the PNG plots and report.html.")
 def report(db: Path, version: str | None, plots: Path | None) -> None:
     """Win rates with 95% intervals, first-player advantage, game length and scores of stored games."""
-    import_needing_extra("interpreter.reports.summary")
-    write_plots = import_needing_extra("interpreter.reports.plots").write_plots if plots else None
+    write_plots = import_needing_extra("interpreter.reports.plots").write_plots if plots else None  # matplotlib
 
     with closing(Results(db, read_only=True)) as results:
         versions = results.versions()
@@ -390,7 +383,7 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
             players: str | None, max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...]) -> None:
     """Play two versions of a game on the same seeds and say which differences are significant."""
-    comparison = import_needing_extra("interpreter.reports.comparison")  # before any game is played
+    from interpreter.reports import comparison
 
     jobs = jobs or default_jobs()
     wanted = range(seed, seed + games)

@@ -1,4 +1,7 @@
-"""Modules that need an optional extra of ludolex: importing one that is missing says what to install."""
+"""Modules that need an optional extra of ludolex: importing one that is missing says what to install.
+
+Only the plots of `report --plots` need one (`report`: matplotlib, which brings numpy); the statistics
+of `simulate`, `report` and `compare` are pure Python (`interpreter.reports.stats`)."""
 from __future__ import annotations
 
 import importlib
@@ -6,7 +9,7 @@ from types import ModuleType
 
 import click
 
-EXTRA_OF = {"scipy": "report", "numpy": "report", "matplotlib": "report"}  # an imported package -> its extra
+EXTRA_OF = {"matplotlib": "report", "numpy": "report"}  # an imported package -> its extra (numpy comes with matplotlib)
 
 
 class MissingExtra(click.ClickException):
