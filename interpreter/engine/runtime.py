@@ -35,7 +35,7 @@ class Result:
     scores: dict[str, int] = field(default_factory=dict)
     reason: str = ""
     decided_by: str = ""  # for a ranking, the key that made the winner, e.g. `most held`; not saved with the result
-    ending: str = ""  # how the game ended, in the rules' words (`win p by "dominance"`), or ""
+    ending: str = ""  # how the game ended, in the rules' words (`win p by "knockout"`), or ""
 
     def __init__(self, winners: str | list[str] | None, scores: dict[str, int] | None = None, reason: str = "",
                  decided_by: str = "", ending: str = ""):

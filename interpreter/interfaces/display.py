@@ -103,7 +103,7 @@ def result_sentence(result: Result | None, turns: int) -> str:
     if result is None:
         return f"unfinished, {after}"
     together = f"{joined(result.winners)} win together" if len(result.winners) > 1 else ""
-    by = f" by {result.ending}" if result.ending else ""  # `eyrie wins by dominance, after 21 turns`
+    by = f" by {result.ending}" if result.ending else ""  # `red wins by knockout, after 21 turns`
     if not result.scores:  # ended by a rule's `win p`, `lose p` or `draw`: the reason says it
         if result.reason == "draw":
             return f"a draw{by}, {after}"

@@ -15,7 +15,7 @@ from interpreter.safety.limits import LIMITS
 
 
 def python_identifier(name: str) -> str:
-    """A rules name in generated code: `alliance.revolt` (local to a faction's file) as `alliance·revolt`,
+    """A rules name in generated code: `red.bonus` (local to a faction's file) as `red·bonus`,
     which no rules name can be (a name of the rules is ASCII)."""
     return name.replace(".", "·")
 

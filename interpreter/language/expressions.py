@@ -244,7 +244,7 @@ class Attribute(Expr):
 
     def code(self, scope: Scope, names):
         local = self.faction_name(scope, names)
-        if local is not None:  # `alliance.officers`: a name local to a faction's file
+        if local is not None:  # `red.pile`: a name local to a faction's file
             code = local.code(scope, names)
             self.type = local.type
             return code

@@ -55,17 +55,21 @@ class Symbols:
                 return what
         return None
 
+    def factions_declaring(self, name: str) -> list[str]:
+        """The factions whose file declares `name` as its own (`red` for `red.stash`), sorted."""
+        return sorted(n.split(".")[0] for n in self.all_names() if "." in n and n.split(".", 1)[1] == name)
+
     def outside_name(self, name: str) -> str:
         """A name written outside the rules (a scenario, a bot): a name the rules do not declare, but
-        exactly one faction's file does, means that one (`supporters` for `alliance.supporters`)."""
+        exactly one faction's file does, means that one (`stash` for `red.stash`)."""
         if "." in name or name in self.all_names():
             return name
-        owners = [n for n in self.all_names() if "." in n and n.split(".", 1)[1] == name]
-        return owners[0] if len(owners) == 1 else name
+        owners = self.factions_declaring(name)
+        return f"{owners[0]}.{name}" if len(owners) == 1 else name
 
     def local_to_a_faction(self, name: str) -> str | None:
         """For a name declared in a faction's file, but written unqualified elsewhere: how to write it."""
-        owners = sorted(n.split(".")[0] for n in self.all_names() if "." in n and n.split(".", 1)[1] == name)
+        owners = self.factions_declaring(name)
         return f"`{name}` is local to the file of faction {' and '.join(owners)}: write `{owners[0]}.{name}`" if owners else None
 
     def all_names(self) -> set[str]:

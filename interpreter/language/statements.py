@@ -188,7 +188,7 @@ class Set(Stmt):
 
     def compile(self, scope: Scope, deciding):
         value, target, symbols = bounded(self.value, self.value.compile(scope), self.pos), self.target, scope.symbols
-        if isinstance(target, Attribute) and target.faction_name(scope, {}):  # `set alliance.escorted = ...`
+        if isinstance(target, Attribute) and target.faction_name(scope, {}):  # `set red.tally = ...`
             target = target.faction_name(scope, {})
         if isinstance(target, Name) and target.name in scope.locals:
             name = target.name

@@ -88,7 +88,7 @@ class Ending:
 
 
 def ending_of(record: Record) -> str:
-    """How a game ended: the rules' words (`win p by "dominance"`), or a ranking, a draw, a turn limit."""
+    """How a game ended: the rules' words (`win p by "knockout"`), or a ranking, a draw, a turn limit."""
     if record.get("ending"):
         return record["ending"]
     reason = record.get("reason") or ""

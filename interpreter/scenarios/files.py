@@ -110,7 +110,7 @@ def _with_defaults(scenario: Scenario, defaults: Defaults) -> Scenario:
 
 def with_faction_names(scenario: Scenario, symbols) -> Scenario:
     """The scenario with the zones and variables it names as the rules know them: a name local to
-    one faction's file may be written bare (`supporters` for `alliance.supporters`)."""
+    one faction's file may be written bare (`stash` for `red.stash`)."""
     def names(table: dict) -> dict:
         return {symbols.outside_name(str(key)): value for key, value in table.items()}
 

@@ -5,7 +5,7 @@ killed at any moment keeps every game it had stored. A file that is not a ludole
 database, or is damaged, is refused with a DatabaseError, and never written into.
 
 Results format 2 added the `winners` column (a JSON list: a shared or co-operative win has several),
-format 3 the `ending` column (how the game ended, in the rules' words: `win p by "dominance"`).
+format 3 the `ending` column (how the game ended, in the rules' words: `win p by "knockout"`).
 An older database is still read as it is, each game's winners taken from its `winner` column when it
 has no `winners`; opened to store games, it first gets the new columns (its old games keep them empty).
 """
@@ -15,6 +15,8 @@ import json
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
+
+from interpreter.reports.summary import winners_of
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
 APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
@@ -49,14 +51,6 @@ COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores"
            "score_curve", "reason", "error", "log", "winners", "ending"]
 OLD_COLUMNS = COLUMNS[:-2]  # results format 1 and before: `winner` only (a single name, or NULL)
 ADDED_COLUMNS = ["winners", "ending"]  # by formats 2 and 3
-
-
-def winners_of(record: dict) -> list[str]:
-    """A game record's winners: its `winners`, or for a record made before shared wins, its `winner`."""
-    winners = record.get("winners")
-    if winners is None:
-        return [] if record.get("winner") is None else [record["winner"]]
-    return list(winners)
 
 
 class DatabaseError(Exception):
