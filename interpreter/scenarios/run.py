@@ -1,6 +1,8 @@
 """Running a scenario: arrange its position, make its choices, check what a player would check at the table."""
 from __future__ import annotations
 
+import re
+
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.engine.state import BOX, player_zone
 from interpreter.loading.ruleset import Ruleset
@@ -87,7 +89,7 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
             items = wanted.setdefault(key, [])
             for kind, count in kinds.items():
                 items += [_take(pool, owner, kind) for _ in range(count)]
-    on_top = {zone: [_take(pool, *parse_label(label)) for label in labels] for zone, labels in spec.on_top.items()}
+    on_top = {_on_top_key(game, zone): [_take(pool, *parse_label(label)) for label in labels] for zone, labels in spec.on_top.items()}
     taken = {c.id for items in list(wanted.values()) + list(on_top.values()) for c in items}
     emptied = []  # what the zones named by the position held and no longer hold: it goes to the box
     for key, items in state.zones.items():
@@ -110,6 +112,17 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     if spec.phase:
         game.runtime.start_phase = spec.phase
     state.changed()
+
+
+def _on_top_key(game: Game, name: str) -> str:
+    """`deck`, or a player's zone written as in the rules, `bag(alice)`."""
+    match = re.fullmatch(r"\s*([\w.]+)\s*\(\s*(\w+)\s*\)\s*", name)
+    if not match:
+        return name
+    zone, player = match.groups()
+    if not game.ruleset.program.zones.get(zone, (False, ""))[0] or player not in game.ruleset.program.players:
+        raise ScenarioFailure(f"position: `on_top` names `{name}`, which is not a player's zone of the game")
+    return player_zone(zone, player)
 
 
 def _take(pool, owner, kind):
