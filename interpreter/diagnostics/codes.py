@@ -1,7 +1,8 @@
 """Every diagnostic ludolex reports: its code, its severity, and what it means.
 
 LX0xx: the command and its paths. LX1xx: syntax of rules files. LX2xx: files, YAML and its schema.
-LX3xx: meaning (names, types, structure). A warning does not fail `validate` unless --strict.
+LX3xx: meaning (names, types, structure). LX4xx: notes about the content. A warning does not fail
+`validate` unless --strict; a note never does.
 """
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX331": ("error", "`proceed` outside an `instead of` rule"),
     "LX332": ("error", "an option whose values or default are not plain values, or a name or value of an option the rules do not declare"),
     "LX333": ("error", "`simultaneously for each p` whose block does not start with `choose ... by p`"),
+    "LX401": ("note", "values the content marks as provisional: stand-ins for what the rulebook does not give"),
 }
 
 

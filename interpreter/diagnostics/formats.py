@@ -27,13 +27,15 @@ def as_text(diagnostics: list[Diagnostic], colour: bool) -> str:
                            d.position.column, d.position.width), d.severity, d.hint)
         text = shown.render(source=loaded_text(d.position.file) if d.position else None)
         if colour:
-            style = "\033[1;31m" if d.severity == "error" else "\033[1;33m"
+            style = {"error": "\033[1;31m", "warning": "\033[1;33m"}.get(d.severity, "\033[1;36m")
             first, _, rest = text.partition("\n")
             text = first.replace(f"{d.severity} {d.code}", f"{style}{d.severity} {d.code}\033[0m", 1) + ("\n" + rest if rest else "")
         out.append(text)
     errors = sum(d.severity == "error" for d in diagnostics)
-    warnings = len(diagnostics) - errors
-    out.append(f"{errors} error(s), {warnings} warning(s)" if diagnostics else "ok: no errors")
+    warnings = sum(d.severity == "warning" for d in diagnostics)
+    notes = len(diagnostics) - errors - warnings
+    summary = f"{errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else "")
+    out.append(summary if diagnostics else "ok: no errors")
     return "\n".join(out)
 
 
@@ -60,7 +62,7 @@ def _escape(text: str, property_value: bool = False) -> str:
 def as_github(diagnostics: list[Diagnostic]) -> str:
     lines = []
     for d in diagnostics:
-        level = "error" if d.severity == "error" else "warning"
+        level = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
         message = d.message + (f" ({d.hint})" if d.hint else "")
         if d.position:
             p = d.position
@@ -80,7 +82,7 @@ def as_sarif(diagnostics: list[Diagnostic]) -> str:
         result = {
             "ruleId": d.code,
             "ruleIndex": list(CODES).index(d.code),
-            "level": "error" if d.severity == "error" else "warning",
+            "level": d.severity,
             "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
         }
         if d.position:

@@ -9,6 +9,7 @@ from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.loading.stages import load_ruleset
 from interpreter.safety.files import Boundary
+from interpreter.validation.provisional import provisional_notes
 from interpreter.scenarios.check import check_scenarios
 from interpreter.scenarios.files import parse_scenario_file
 
@@ -37,7 +38,7 @@ def validate_ruleset(folder: Path) -> list[Diagnostic]:
         diagnostics += error.diagnostics
         ruleset = None
     else:
-        diagnostics += ruleset.warnings
+        diagnostics += ruleset.warnings + provisional_notes(ruleset.content)
     boundary = Boundary.of_ruleset(folder)
     for scenario_file in sorted((folder / "tests").glob("*.yaml")):
         try:
