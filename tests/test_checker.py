@@ -84,6 +84,13 @@ def test_type_errors(tmp_path):
     assert [code for code, _, _ in found] == ["LX323", "LX323", "LX323"]
 
 
+def test_two_names_whose_values_the_checker_cannot_know_add_up_to_a_list_or_a_number(tmp_path):
+    rules = FLOW + ("procedure f():\n    let near = select(s in locations where top(s) = none)\n"
+                    "    let far = select(s in locations where top(s) != none)\n"
+                    "    choose s in near + far as anywhere\n    let n = size(near) + size(far)\n")
+    load(make_game(tmp_path, rules))  # no LX323: `near + far` is a list here
+
+
 def test_functions_cannot_read_the_acting_player(tmp_path):
     assert diagnostics(tmp_path, FLOW + "function g(p) = you\n") == [("LX318", 8, 17)]
 

@@ -117,3 +117,14 @@ def test_until_the_end_of_the_turn_stops_with_no_decision_pending(tmp_path):
                 expect:
                   decision: {name: last}
             """))
+
+
+def test_numbers_of_a_position_are_plain_numbers_of_the_game():
+    from ruamel.yaml import YAML
+
+    from interpreter.scenarios.run import plain
+
+    read = YAML().load("variables: {shards: {alice: 0, queen: 3}, round: 2, names: [a, b]}")["variables"]
+    values = plain(read)
+    assert values == {"shards": {"alice": 0, "queen": 3}, "round": 2, "names": ["a", "b"]}
+    assert type(values["shards"]["alice"]) is int and type(values["round"]) is int

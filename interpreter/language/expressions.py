@@ -404,6 +404,8 @@ class Binary(Expr):
             for side in (self.left, self.right):
                 check(scope, side.pos, "list" if lists else "number", side.type, f"an operand of `{op}`")
             self.type = ("list" if lists else "number") if op in ("+", "-", "*", "/", "mod") else "bool"
+            if op == "+" and not lists and left == right == ANY:  # two lists or two numbers: only a game can tell
+                self.type = ANY
         elif op in ("in", "not in"):
             check(scope, self.right.pos, "collection", right, f"the right side of `{op}`")
             self.type = "bool"

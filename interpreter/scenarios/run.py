@@ -69,7 +69,7 @@ def _zone_key(game: Game, zone: str, owner: str | None) -> str:
 def arrange_position(game: Game, spec: PositionSpec) -> None:
     """Lay out the position: the stacks and zone contents it names, drawn from the game's components."""
     state = game.state
-    state.variables.update(merged(state.variables, spec.variables))
+    state.variables.update(merged(state.variables, plain(spec.variables)))
     pool: dict[tuple, list] = {}
     for component in state.components.values():
         pool.setdefault((component.owner, component.kind), []).append(component)
@@ -112,6 +112,20 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     if spec.phase:
         game.runtime.start_phase = spec.phase
     state.changed()
+
+
+def plain(value):
+    """A value read from YAML as the rules' own: a number the YAML library wraps (to keep its
+    spelling) is a plain int, so that it compares and sorts like any number of the game."""
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str):
+        return str(value)
+    return value
 
 
 def _on_top_key(game: Game, name: str) -> str:
