@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--game", action="append", help="Only this game (repeatable).")
     args = parser.parse_args()
-    print(f"{'game':<12}{'run':<24}{'games/s':>9}{'ms/game':>9}{'decisions/s':>13}{'vs first row':>14}")
+    print(f"{'game':<18}{'run':<24}{'games/s':>9}{'ms/game':>9}{'decisions/s':>13}{'vs first row':>14}")
     for folder in ruleset_folders(ROOT / "rulesets"):
         if args.game and folder.name not in args.game:
             continue
@@ -59,10 +59,10 @@ def main() -> None:
             seconds, decisions = measured
             reference = reference or measured
             ratio = f"{reference[0] / seconds:.2f}x"
-            print(f"{folder.name:<12}{label:<24}{args.games / seconds:>9.0f}{1000 * seconds / args.games:>9.1f}"
+            print(f"{folder.name:<18}{label:<24}{args.games / seconds:>9.0f}{1000 * seconds / args.games:>9.1f}"
                   f"{decisions / seconds:>13.0f}{ratio:>14}")
         single, parallel = rows[1][1][0], rows[2][1][0]
-        print(f"{'':<12}speed-up of --jobs {args.jobs} over 1 process: {single / parallel:.2f}x")
+        print(f"{'':<18}speed-up of --jobs {args.jobs} over 1 process: {single / parallel:.2f}x")
 
 
 if __name__ == "__main__":
