@@ -10,12 +10,16 @@ from rich.console import Console
 
 from interpreter import load
 from interpreter.reports.comparison import compare, render_comparison
-from interpreter.reports.plots import mean_score_curves, write_plots
 from interpreter.reports.summary import percent, rate, render_summary, summarize
 from interpreter.reports.stats import describe, histogram, two_proportion_test, welch_test, wilson_interval
 from interpreter.simulation.runner import play_one
 
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def plots():
+    """The plots module, or the test is skipped: matplotlib is an extra (pip install 'ludolex[report]')."""
+    return pytest.importorskip("interpreter.reports.plots", reason="the plots need matplotlib, an extra")
 
 
 def record(seed, players, winner, scores=None, turns=10, decisions=20, curve=None):
@@ -126,23 +130,24 @@ def test_summary_without_scores_and_render():
 
 
 def test_score_curves_are_by_round_and_carry_final_scores_forward():
-    curves = mean_score_curves(RECORDS)
-    rounds, means, sds = curves["green"]
+    curves = plots().mean_score_curves(RECORDS)
+    rounds, means, sds, q1s, q3s = curves["green"]
     assert rounds == [0, 1]  # 2 players: turns 1 and 2 make round 1; a point at turn t is the score after turn t - 1
     assert means == pytest.approx([1.5, 3.5])  # game 2's round 1 ends with its last point (4), game 1's with 3
     assert sds[0] == pytest.approx(math.sqrt(0.5))
-    assert mean_score_curves([record(1, ["a", "b"], "a")]) == {}
+    assert q1s == pytest.approx([1.25, 3.25]) and q3s == pytest.approx([1.75, 3.75])  # the band: the middle half
+    assert plots().mean_score_curves([record(1, ["a", "b"], "a")]) == {}
 
 
 # files --------------------------------------------------------------------------------------------
 
 def test_write_plots(tmp_path):
-    paths = write_plots(RECORDS, tmp_path / "out", "Trial <run>")
-    assert [p.name for p in paths] == ["win_rates.png", "lengths.png", "score_curves.png", "report.html"]
+    paths = plots().write_plots(RECORDS, tmp_path / "out", "Trial <run>")
+    assert [p.name for p in paths] == ["win_rates.png", "seats.png", "lengths.png", "score_curves.png", "report.html"]
     for path in paths[:-1]:
         assert path.read_bytes().startswith(PNG)
     page = paths[-1].read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == 3
+    assert page.count("data:image/png;base64,") == 4
     embedded = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page)
     assert [base64.b64decode(data) for data in embedded] == [path.read_bytes() for path in paths[:-1]]
     assert "<table>" in page and "Trial &lt;run&gt;" in page and "50.0% [15.0–85.0]" in page
@@ -150,8 +155,8 @@ def test_write_plots(tmp_path):
 
 
 def test_write_plots_without_curves(tmp_path):
-    paths = write_plots(batch(300, games=50), tmp_path, "no curves")
-    assert [p.name for p in paths] == ["win_rates.png", "lengths.png", "report.html"]
+    paths = plots().write_plots(batch(300, games=50), tmp_path, "no curves")
+    assert [p.name for p in paths] == ["win_rates.png", "seats.png", "lengths.png", "report.html"]
     assert not (tmp_path / "score_curves.png").exists()
 
 

@@ -36,7 +36,8 @@ def test_results_are_kept_and_a_stored_log_replays(tmp_path, cernunos):
     results.commit()
     assert results.seeds_done("v1", "random") == set(range(5)) and results.seeds_done("v2", "random") == set()
     stored = results.records("v1", "random", range(3, 4))
-    assert stored == [r for r in records if r["seed"] == 3]
-    game = Game.replay(cernunos, 3, stored[0]["log"])
+    assert [{k: v for k, v in r.items() if k != "finished_at"} for r in stored] == [r for r in records if r["seed"] == 3]
+    assert stored[0]["players"] == ["purple", "green"]  # the seating turns by one each game
+    game = Game.replay(cernunos, 3, stored[0]["log"], players=stored[0]["players"])
     assert game.result.winner == stored[0]["winner"] and game.result.scores == stored[0]["scores"]
     results.close()

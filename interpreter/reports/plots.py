@@ -1,17 +1,34 @@
-"""The report as PNG plots and an HTML page (matplotlib, imported only here)."""
+"""The report's plots as PNG files, and the HTML page that shows them (matplotlib, imported only here).
+
+Each plot's title names the game and its bots; every rate is drawn with its 95% interval and labelled
+above it; the score band is the middle half of the games (their first to third quartile), so it never
+leaves the scores the games had (no band below zero when scores are never negative)."""
 from __future__ import annotations
 
-import base64
-import html
 import math
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from interpreter.reports.document import build_report
+from interpreter.reports.failures import finished
+from interpreter.reports.overview import RunContext
+from interpreter.reports.page import write_page
+from interpreter.reports.seats import bot_rates, bots_of, fair_share, seat_name, seat_rates
 from interpreter.reports.stats import describe
-from interpreter.reports.summary import Record, Summary, html_table, players_of, summarize, summary_sheets
+from interpreter.reports.summary import Rate, Record, Summary, players_of, summarize
+
+
+class ScoreCurve(NamedTuple):
+    """A player's score after each round, over the games: its mean, sd, first and third quartiles."""
+
+    rounds: list[int]
+    means: list[float]
+    sds: list[float]
+    q1s: list[float]
+    q3s: list[float]
 
 
 def round_of(point_turn: int, players: int) -> int:
@@ -20,9 +37,10 @@ def round_of(point_turn: int, players: int) -> int:
     return 0 if point_turn <= 1 else (point_turn - 2) // max(1, players) + 1
 
 
-def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], list[float], list[float]]]:
-    """For each player: rounds (0 the start), mean score after each round and its standard deviation
-    across games. Within a round the last point counts; a game's curve ends with its final position.
+def mean_score_curves(records: Sequence[Record]) -> dict[str, ScoreCurve]:
+    """For each player: rounds (0 the start), the mean score after each round, its standard deviation
+    and quartiles across games. Within a round the last point counts; a game's curve ends with its final
+    position.
 
     A game that has ended keeps its last score up to the last round of the longest game, so every point
     averages over all games whose curve has started for that player.
@@ -33,7 +51,7 @@ def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], l
     last_round = max(round_of(int(point[0]), n) for curve, n in games for point in curve)
     result = {}
     for player in players_of(records):
-        rounds, means, sds = [], [], []
+        averaged = ScoreCurve([], [], [], [], [])
         filled = []
         for curve, n in games:
             by_round = {round_of(int(t), n): s[player] for t, s in curve if player in s}
@@ -46,11 +64,10 @@ def mean_score_curves(records: Sequence[Record]) -> dict[str, tuple[list[int], l
             column = [v[number] for v in filled if not math.isnan(v[number])]
             if column:
                 d = describe(column)
-                rounds.append(number)
-                means.append(d.mean)
-                sds.append(d.sd)
-        if rounds:
-            result[player] = (rounds, means, sds)
+                for values, value in zip(averaged, (number, d.mean, d.sd, d.q1, d.q3)):
+                    values.append(value)
+        if averaged.rounds:
+            result[player] = averaged
     return result
 
 
@@ -60,25 +77,51 @@ def _figure(size: tuple[float, float] = (7, 4)):
     return figure
 
 
-def _plot_win_rates(summary: Summary, title: str, path: Path) -> None:
+def _rate_bars(axes, rates: list[tuple[str, Rate]], colours: list[str], fair: float | None) -> None:
+    """Bars with their 95% intervals, each labelled above its interval (never on a bar's edge), from 0 to 100%."""
+    names = [name for name, _ in rates]
+    values = [100 * r.rate for _, r in rates]
+    errors = [[100 * (r.rate - r.low) for _, r in rates], [100 * (r.high - r.rate) for _, r in rates]]
+    axes.bar(names, values, yerr=errors, capsize=6, color=colours)
+    for x, (_, r) in enumerate(rates):
+        if r.n:
+            axes.annotate(f"{100 * r.rate:.1f}%", (x, 100 * r.high), xytext=(0, 4), textcoords="offset points",
+                          ha="center", va="bottom", fontsize=9)
+    if fair is not None:
+        axes.axhline(100 * fair, linestyle="--", color="black", linewidth=1, label=f"fair share {100 * fair:.1f}%")
+        axes.legend(loc="upper right", fontsize=8)
+    axes.set_ylim(0, min(112, max([100 * r.high for _, r in rates] + [0]) + 14))
+    axes.set_ylabel("% of games (95% interval)")
+
+
+def _plot_win_rates(summary: Summary, fair: float, title: str, path: Path) -> None:
     figure = _figure()
     axes = figure.add_subplot()
     extra = ([("(shared win)", summary.shared)] if summary.shared.count > summary.together.count else []) + \
         ([("(all together)", summary.together)] if summary.cooperative else [])
     rates = list(summary.wins.items()) + extra + [("(no winner)", summary.draws)]
-    names = [n for n, _ in rates]
-    values = [100 * r.rate for _, r in rates]
-    errors = [[100 * (r.rate - r.low) for _, r in rates], [100 * (r.high - r.rate) for _, r in rates]]
     colours = [f"C{i}" for i in range(len(summary.wins))] + ["dimgrey"] * len(extra) + ["grey"]
-    bars = axes.bar(names, values, yerr=errors, capsize=6, color=colours)
-    axes.bar_label(bars, labels=[f"{v:.1f}%" for v in values], label_type="center", color="white")
-    if summary.games:
-        axes.axhline(100 * summary.first_player_fair, linestyle="--", color="black", linewidth=1,
-                     label=f"fair share {100 * summary.first_player_fair:.1f}%")
-        axes.legend(loc="upper right")
-    axes.set_ylabel("% of games (95% interval)")
+    _rate_bars(axes, rates, colours, fair if summary.games else None)
     shared = "; a shared win counts for each winner" if summary.shared.count else ""
-    axes.set_title(f"{title}\nwin rates over {summary.games} games{shared}", fontsize=10)
+    axes.set_title(f"{title}\nwin rate of each player over {summary.games} games{shared}", fontsize=10)
+    figure.savefig(path, dpi=100)
+
+
+def _plot_seats_and_bots(records: Sequence[Record], title: str, path: Path) -> None:
+    """The win rate of each seat, and with two bots or more, of each bot over the seats it played."""
+    bots = bot_rates(records) if len(bots_of(records)) > 1 else {}
+    figure = _figure((9, 4) if bots else (7, 4))
+    seats = seat_rates(records)
+    axes = figure.add_subplot(1, 2 if bots else 1, 1)
+    _rate_bars(axes, [(seat_name(s.seat), s.wins) for s in seats], [f"C{i}" for i in range(len(seats))],
+               seats[0].fair if seats else None)
+    axes.set_title("by seat", fontsize=10)
+    if bots:
+        axes = figure.add_subplot(1, 2, 2)
+        _rate_bars(axes, list(bots.items()), [f"C{i + len(seats)}" for i in range(len(bots))], None)
+        axes.set_ylabel("% of the seats it played (95% interval)")
+        axes.set_title("by bot", fontsize=10)
+    figure.suptitle(f"{title}: win rates over {len(records)} games", fontsize=10)
     figure.savefig(path, dpi=100)
 
 
@@ -96,58 +139,39 @@ def _plot_lengths(records: Sequence[Record], title: str, path: Path) -> None:
     figure.savefig(path, dpi=100)
 
 
-def _plot_score_curves(curves: dict[str, tuple[list[int], list[float], list[float]]], title: str,
-                       path: Path) -> None:
+def _plot_score_curves(curves: dict[str, ScoreCurve], title: str, path: Path) -> None:
     figure = _figure()
     axes = figure.add_subplot()
-    for i, (player, (turns, means, sds)) in enumerate(curves.items()):
-        axes.plot(turns, means, color=f"C{i}", label=player)
-        axes.fill_between(turns, [m - s for m, s in zip(means, sds)], [m + s for m, s in zip(means, sds)],
-                          color=f"C{i}", alpha=0.2)
+    for i, (player, curve) in enumerate(curves.items()):
+        axes.plot(curve.rounds, curve.means, color=f"C{i}", label=player)
+        axes.fill_between(curve.rounds, curve.q1s, curve.q3s, color=f"C{i}", alpha=0.2)
     axes.set_xlabel("round (one turn of each player; 0: the start)")
-    axes.set_ylabel("score (mean ± 1 sd)")
+    axes.set_ylabel("score: mean, and the middle half of games")
     axes.set_title(f"{title}\nscore after each round (ended games keep their final score)", fontsize=10)
     axes.legend()
     figure.savefig(path, dpi=100)
 
 
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.5rem 0; }}
-th, td {{ padding: 0.2rem 0.7rem; border-bottom: 1px solid #ddd; text-align: right; }}
-th:first-child, td:first-child, td:last-child {{ text-align: left; }}
-.note {{ color: #666; font-size: 0.9rem; margin-top: 0; }}
-img {{ max-width: 100%; display: block; margin: 1rem 0; }}
-</style></head><body>
-<h1>{title}</h1>
-{tables}
-{images}
-</body></html>
-"""
+def write_plots(records: Sequence[Record], folder: Path | str, title: str | None = None,
+                context: RunContext | None = None) -> list[Path]:
+    """Write win_rates.png, seats.png, lengths.png, score_curves.png (when games have score curves) and
+    report.html, the whole report with the images inline (see `page.write_page`).
 
-
-def write_plots(records: Sequence[Record], folder: Path | str, title: str) -> list[Path]:
-    """Write win_rates.png, lengths.png, score_curves.png (when games have score curves) and report.html.
-
-    report.html holds the summary tables and the images inline (base64 data URIs): it opens with no
-    network and no other file. Returns the paths written, report.html last.
+    `records`: every game of the run; those that did not end are listed on the page, and left out of the
+    plots. `context` says where the report comes from (default: a game called `title`). Returns the paths
+    written, report.html last.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    summary = summarize(records)
-    written = [folder / "win_rates.png", folder / "lengths.png"]
-    _plot_win_rates(summary, title, written[0])
-    _plot_lengths(records, title, written[1])
-    curves = mean_score_curves(records)
+    context = context or RunContext(game=title or "games")
+    report = build_report(records, context)
+    done = finished(records)
+    written = [folder / "win_rates.png", folder / "seats.png", folder / "lengths.png"]
+    _plot_win_rates(summarize(done), fair_share(done), report.title, written[0])
+    _plot_seats_and_bots(done, report.title, written[1])
+    _plot_lengths(done, report.title, written[2])
+    curves = mean_score_curves(done)
     if curves:
         written.append(folder / "score_curves.png")
-        _plot_score_curves(curves, title, written[-1])
-    images = "\n".join(
-        f"<img alt='{path.stem.replace('_', ' ')}' src='data:image/png;base64,"
-        f"{base64.b64encode(path.read_bytes()).decode('ascii')}'>" for path in written)
-    tables = "\n".join(html_table(s) for s in summary_sheets(summary))
-    page = folder / "report.html"
-    page.write_text(PAGE.format(title=html.escape(title), tables=tables, images=images), encoding="utf-8")
-    return written + [page]
+        _plot_score_curves(curves, report.title, written[-1])
+    return written + [write_page(folder / "report.html", report, written)]

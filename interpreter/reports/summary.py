@@ -186,6 +186,7 @@ class Sheet:
     columns: list[str]
     rows: list[list[str]] = field(default_factory=list)
     note: str = ""
+    text_columns: int = 1  # the first columns hold text (aligned left); the others numbers (aligned right)
 
 
 def _bar(count: int, most: int, width: int = 30) -> str:
@@ -207,8 +208,8 @@ def _description_row(name: str, d: Description) -> list[str]:
 DESCRIPTION_COLUMNS = ["", "n", "mean", "sd", "min", "q1", "median", "q3", "max"]
 
 
-def summary_sheets(summary: Summary) -> list[Sheet]:
-    """The tables of a summary, as strings."""
+def results_sheet(summary: Summary) -> Sheet:
+    """Each player's wins, with the shared wins, the co-operative ones and the games nobody won."""
     results = Sheet(f"Results of {summary.games} games", ["Player", "Wins", "Games", "Win rate [95% CI]"])
     for player, r in summary.wins.items():
         results.rows.append([player, str(r.count), str(r.n), percent(r)])
@@ -224,25 +225,46 @@ def summary_sheets(summary: Summary) -> list[Sheet]:
                      f"({percent(summary.together)})")
     results.rows.append(["(no winner)", str(summary.draws.count), str(summary.draws.n), percent(summary.draws)])
     results.note = "; ".join(notes)
-    first = Sheet("First-player advantage", ["", "Wins", "Win rate [95% CI]", "Fair rate", "p vs fair"],
-                  [["seat 0", str(summary.first_player.count), percent(summary.first_player),
-                    f"{100 * summary.first_player_fair:.1f}%", p_cell(summary.first_player_p)]],
-                  note="exact binomial test; draws count as games the first player did not win")
+    return results
+
+
+def first_player_sheet(summary: Summary) -> Sheet:
+    return Sheet("First-player advantage", ["", "Wins", "Win rate [95% CI]", "Fair rate", "p vs fair"],
+                 [["seat 0", str(summary.first_player.count), percent(summary.first_player),
+                   f"{100 * summary.first_player_fair:.1f}%", p_cell(summary.first_player_p)]],
+                 note="exact binomial test; draws count as games the first player did not win")
+
+
+def length_sheets(summary: Summary) -> list[Sheet]:
+    """The length of the games in turns and decisions, and their histograms."""
     length = Sheet("Game length", DESCRIPTION_COLUMNS,
                    [_description_row("turns", summary.turns), _description_row("decisions", summary.decisions)])
-    sheets = [results]
-    if any(e not in ("ranking", "draw", "a rule (no `by`)") for e in summary.endings):  # something worth a table
-        sheets.append(endings_sheet(summary))
-    sheets += [first, length, _histogram_sheet("Turns per game", summary.turns_histogram),
-              _histogram_sheet("Decisions per game", summary.decisions_histogram)]
-    if summary.scores:
-        scores = Sheet("Final scores", DESCRIPTION_COLUMNS,
-                       [_description_row(p, d) for p, d in summary.scores.items()],
-                       note="margin: the winner's score minus the best other score, in games with a winner")
-        if summary.margin.n:
-            scores.rows.append(_description_row("margin", summary.margin))
-        sheets.append(scores)
-    return sheets
+    return [length, _histogram_sheet("Turns per game", summary.turns_histogram),
+            _histogram_sheet("Decisions per game", summary.decisions_histogram)]
+
+
+def scores_sheets(summary: Summary) -> list[Sheet]:
+    """The final scores and the winner's margin, when the games have scores."""
+    if not summary.scores:
+        return []
+    scores = Sheet("Final scores", DESCRIPTION_COLUMNS, [_description_row(p, d) for p, d in summary.scores.items()],
+                   note="margin: the winner's score minus the best other score, in games with a winner")
+    if summary.margin.n:
+        scores.rows.append(_description_row("margin", summary.margin))
+    return [scores]
+
+
+def endings_sheets(summary: Summary) -> list[Sheet]:
+    """The table of endings, when the rules name some (`win p by ...`) or a limit ended games."""
+    if any(e not in ("ranking", "draw", "a rule (no `by`)") for e in summary.endings):
+        return [endings_sheet(summary)]
+    return []
+
+
+def summary_sheets(summary: Summary) -> list[Sheet]:
+    """The tables of a summary, as strings."""
+    return ([results_sheet(summary)] + endings_sheets(summary) + [first_player_sheet(summary)] +
+            length_sheets(summary) + scores_sheets(summary))
 
 
 def endings_sheet(summary: Summary) -> Sheet:
@@ -261,7 +283,7 @@ def rich_table(sheet: Sheet) -> Table:
     """A sheet as a rich Table: first column left, the others right."""
     table = Table(title=sheet.title, title_style="bold", caption=sheet.note or None, title_justify="left")
     for i, column in enumerate(sheet.columns):
-        table.add_column(column, justify="left" if i == 0 or column == "" else "right")
+        table.add_column(column, justify="left" if i < sheet.text_columns or column == "" else "right")
     for row in sheet.rows:
         table.add_row(*row)
     return table
@@ -269,8 +291,11 @@ def rich_table(sheet: Sheet) -> Table:
 
 def html_table(sheet: Sheet) -> str:
     """A sheet as an HTML table with a heading."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in sheet.columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in sheet.rows)
+    def cell(tag: str, i: int, text: str) -> str:
+        return f"<{tag}{' class=text' if i < sheet.text_columns else ''}>{html.escape(text)}</{tag}>"
+
+    head = "".join(cell("th", i, c) for i, c in enumerate(sheet.columns))
+    body = "".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>" for row in sheet.rows)
     note = f"<p class='note'>{html.escape(sheet.note)}</p>" if sheet.note else ""
     return f"<h2>{html.escape(sheet.title)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
 

@@ -5,22 +5,29 @@ killed at any moment keeps every game it had stored. A file that is not a ludole
 database, or is damaged, is refused with a DatabaseError, and never written into.
 
 Results format 2 added the `winners` column (a JSON list: a shared or co-operative win has several),
-format 3 the `ending` column (how the game ended, in the rules' words: `win p by "knockout"`).
+format 3 the `ending` column (how the game ended, in the rules' words: `win p by "knockout"`), format 4
+the `seat_bots` (the bot of each seat, in the order of `players`), `option_counts` (how often each
+player chose each option, see `simulation.usage`) and `finished_at` (when the game was stored, UTC)
+columns.
 An older database is still read as it is, each game's winners taken from its `winner` column when it
-has no `winners`; opened to store games, it first gets the new columns (its old games keep them empty).
+has no `winners`, and the bot of each seat from its run's bots (`a,b`: a in seat 1, b in seat 2, a in
+seat 3...: the bots did not turn before format 4); opened to store games, it first gets the new
+columns (its old games keep them empty). Runs since format 4 name their seating in their key
+(`seats=rotating` or `seats=fixed`), so that no run resumes an older one seated otherwise.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 
 from interpreter.reports.summary import winners_of
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
 APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
-SCHEMA_VERSION = 3  # 1: no `winners` column; 2: no `ending` column
+SCHEMA_VERSION = 4  # 1: no `winners` column; 2: no `ending` column; 3: no `seat_bots`, `option_counts`, `finished_at`
 BUSY_SECONDS = 30.0  # how long a write waits for another process writing the same database
 WORKER = "worker"  # the reason of a game lost with its worker process: a resumed run plays it again
 
@@ -41,6 +48,9 @@ CREATE TABLE IF NOT EXISTS games (
     log TEXT NOT NULL,
     winners TEXT,
     ending TEXT,
+    seat_bots TEXT,
+    option_counts TEXT,
+    finished_at TEXT,
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
@@ -48,9 +58,9 @@ PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores", "turns", "decisions",
-           "score_curve", "reason", "error", "log", "winners", "ending"]
-OLD_COLUMNS = COLUMNS[:-2]  # results format 1 and before: `winner` only (a single name, or NULL)
-ADDED_COLUMNS = ["winners", "ending"]  # by formats 2 and 3
+           "score_curve", "reason", "error", "log", "winners", "ending", "seat_bots", "option_counts", "finished_at"]
+OLD_COLUMNS = COLUMNS[:13]  # results format 1 and before: `winner` only (a single name, or NULL)
+ADDED_COLUMNS = COLUMNS[13:]  # by formats 2 (winners), 3 (ending) and 4
 
 
 class DatabaseError(Exception):
@@ -97,7 +107,8 @@ class Results:
         mark, version = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
         tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         columns = self.columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
-        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in ([], OLD_COLUMNS, COLUMNS[:-1], COLUMNS)
+        known = [[]] + [COLUMNS[:n] for n in range(len(OLD_COLUMNS), len(COLUMNS) + 1)]
+        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in known
         if mark != APPLICATION_ID and not unmarked_but_ours:
             raise DatabaseError(f"{self.path}: not a ludolex results database (an SQLite file of another program); "
                                 "give another --db", misuse=True)
@@ -172,7 +183,8 @@ class Results:
                 (game, ruleset_hash, bots, record["seed"], json.dumps(record["players"]), record["winner"],
                  json.dumps(record["scores"]), record["turns"], record["decisions"], json.dumps(record["score_curve"]),
                  record["reason"], record["error"], json.dumps(record["log"]), json.dumps(winners_of(record)),
-                 record.get("ending") or ""),
+                 record.get("ending") or "", json.dumps(record.get("seat_bots") or []),
+                 json.dumps(record.get("option_counts") or {}), datetime.now(timezone.utc).isoformat(timespec="seconds")),
             )
             self.db.commit()
 
@@ -189,10 +201,12 @@ class Results:
     def records(self, ruleset_hash: str, bots: str | None = None, seeds: range | None = None,
                 with_log: bool = True) -> list[dict]:
         """The stored games of a version (and bots), by seed; `with_log=False` leaves out their choices."""
-        winners_column = "winners" if "winners" in self.columns else "NULL"  # format 1, opened read-only
-        ending_column = "ending" if "ending" in self.columns else "NULL"  # format 2 or before, opened read-only
-        query = (f"SELECT seed, players, winner, {winners_column}, scores, turns, decisions, score_curve, reason, error, "
-                 f"{ending_column}, {'log' if with_log else 'NULL'} FROM games WHERE ruleset_hash = ?")
+        def present(column: str) -> str:  # a column added since, in an older database opened read-only
+            return column if column in self.columns else "NULL"
+
+        query = (f"SELECT seed, players, winner, {present('winners')}, scores, turns, decisions, score_curve, reason, "
+                 f"error, {present('ending')}, {'log' if with_log else 'NULL'}, bots, {present('seat_bots')}, "
+                 f"{present('option_counts')}, {present('finished_at')} FROM games WHERE ruleset_hash = ?")
         params: list = [ruleset_hash]
         if bots is not None:
             query, params = query + " AND bots = ?", params + [bots]
@@ -200,18 +214,29 @@ class Results:
             query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
         records = []
         with self._errors():
-            for seed, players, winner, winners, scores, turns, decisions, curve, reason, error, ending, log in self.db.execute(query + " ORDER BY seed", params):
+            for (seed, players, winner, winners, scores, turns, decisions, curve, reason, error, ending, log, key,
+                 seat_bots, option_counts, finished_at) in self.db.execute(query + " ORDER BY seed", params):
                 try:
                     winners = [winner] if winners is None and winner is not None else json.loads(winners or "[]")
                     if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
                         raise ValueError("winners")
-                    record = {"seed": seed, "players": json.loads(players), "winner": winner, "winners": winners,
+                    players = json.loads(players)
+                    record = {"seed": seed, "players": players, "winner": winner, "winners": winners,
                               "scores": json.loads(scores),
                               "turns": turns, "decisions": decisions, "score_curve": json.loads(curve),
-                              "reason": reason, "error": error, "ending": ending or ""}
+                              "reason": reason, "error": error, "ending": ending or "",
+                              "seat_bots": json.loads(seat_bots) if seat_bots is not None else
+                              _bots_by_seat(key, len(players)),
+                              "option_counts": json.loads(option_counts or "{}"), "finished_at": finished_at}
                     if with_log:
                         record["log"] = json.loads(log)
                 except (TypeError, ValueError, RecursionError):
                     raise DatabaseError(f"{self.path}: damaged (the game of seed {seed} is not readable)") from None
                 records.append(record)
         return records
+
+
+def _bots_by_seat(key: str, seats: int) -> list[str]:
+    """The bot of each seat of a game stored before format 4: its run's bots in turn, from seat 1."""
+    bots = key.split(" ")[0].split(",")
+    return [bots[i % len(bots)] for i in range(seats)]

@@ -10,12 +10,14 @@ import json
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from interpreter.agents.bots import make_agent
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.game import Game
 from interpreter.safety.limits import LimitExceeded
+from interpreter.simulation.usage import count_choice
 
 TURN_LIMIT = "turn limit"  # the reason recorded for a game stopped by --max-turns
 ERROR = "error"  # a game stopped by an error (in the rules, a bot or the engine)
@@ -25,14 +27,19 @@ LONGEST_ERROR = 2000  # characters of an error message kept in a record
 
 @dataclass(frozen=True)
 class Table:
-    """How the simulated games are played: the bots of the seats, who sits at the table (in
-    order; the seating turns by one each game, so each player is first as often), the turn
-    limit, and whether the invariants are checked after every step."""
+    """How the simulated games are played: the bots (one name per seat, in turn), who sits at the
+    table (in order; default every player of the game), the turn limit, whether the invariants are
+    checked after every step, and whether the seats are fixed.
+
+    Unless `fixed_seats`, the seating turns: the players by one seat each game, the bots by one seat
+    every n games (n seats), so that over n * n games in a row each player sits in each seat n times
+    and is played by each bot n times (a bot named for several seats, as often as it is named)."""
     bots: tuple[str, ...] = ("random",)
     players: tuple[str, ...] | None = None
     max_turns: int | None = None
     check: bool = False
     options: tuple[tuple[str, object], ...] = ()  # the game's options chosen otherwise than their default
+    fixed_seats: bool = False
 
     def key(self) -> str:
         """The name of this kind of run in the results database."""
@@ -41,14 +48,32 @@ class Table:
             parts.append("players=" + ",".join(self.players))
         if self.max_turns:
             parts.append(f"max_turns={self.max_turns}")
+        parts.append("seats=fixed" if self.fixed_seats else "seats=rotating")  # older runs say neither
         parts += [f"{name}={value}" for name, value in self.options]
         return " ".join(parts)
 
-    def seating(self, seed: int) -> list[str] | None:
-        if not self.players:
+    def seating(self, seed: int, everyone: Sequence[str] = ()) -> list[str] | None:
+        """Who sits where in the game of `seed`: the table's players, or else `everyone` (None: unknown)."""
+        players = list(self.players or everyone)
+        if not players:
             return None
-        shift = seed % len(self.players)
-        return list(self.players[shift:] + self.players[:shift])
+        shift = 0 if self.fixed_seats else seed % len(players)
+        return players[shift:] + players[:shift]
+
+    def seat_bots(self, seed: int, seats: int) -> list[str]:
+        """The bot of each seat in the game of `seed`."""
+        bots = [self.bots[i % len(self.bots)] for i in range(seats)]
+        shift = 0 if self.fixed_seats or not seats else seed // seats % seats
+        return bots[shift:] + bots[:shift]
+
+
+RESERVED = ("players", "max_turns", "seats")  # the words of a run's key that are not game options
+
+
+def options_of_key(key: str) -> list[tuple[str, str]]:
+    """The game options a run's key (`Table.key`) names, as (name, value)."""
+    words = [word.partition("=") for word in key.split(" ")[1:]]
+    return [(name, value) for name, equals, value in words if equals and name not in RESERVED]
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -67,23 +92,26 @@ def error_text(error: BaseException) -> str:
     return text if len(text) <= LONGEST_ERROR else text[:LONGEST_ERROR] + "..."
 
 
-def failed_record(seed: int, players: list[str], reason: str, error: str) -> dict:
-    return {"seed": seed, "players": players, "winner": None, "winners": [], "scores": {}, "turns": 0, "decisions": 0,
-            "score_curve": [], "reason": reason, "error": error, "log": [], "ending": ""}
+def failed_record(seed: int, players: list[str], reason: str, error: str | None, seat_bots: list[str] = ()) -> dict:
+    return {"seed": seed, "players": players, "seat_bots": list(seat_bots), "winner": None, "winners": [],
+            "scores": {}, "turns": 0, "decisions": 0, "score_curve": [], "reason": reason, "error": error, "log": [],
+            "ending": "", "option_counts": {}}
 
 
 def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
-    """One whole game between bots: a record of its result, length, score curve and choices.
+    """One whole game between bots: a record of its result, length, score curve, choices (`log`) and
+    how often each player chose each option (`option_counts`, see `simulation.usage`).
 
     Never raises (but for Ctrl-C): a game that fails is a record with its error."""
-    record = failed_record(seed, table.seating(seed) or list(ruleset.program.players), "", None)
+    seats = table.seating(seed, ruleset.program.players)
+    record = failed_record(seed, seats, "", None, table.seat_bots(seed, len(seats)))
     game = totals = None
     try:
         totals = ruleset.component_totals(dict(table.options)) if table.check else None
-        game = Game(ruleset, seed=seed, players=table.seating(seed), options=dict(table.options))
+        game = Game(ruleset, seed=seed, players=seats, options=dict(table.options))
         players = game.players
-        record["players"] = list(players)
-        agents = {p: make_agent(table.bots[i % len(table.bots)], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
+        agents = {p: make_agent(record["seat_bots"][i], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
+        places, counts = ruleset.board.index, record["option_counts"]
         program = ruleset.program
         score = program.function_from_outside(ruleset.manifest.score) if ruleset.manifest.score in program.functions else None
         curve, turn = record["score_curve"], 0
@@ -95,7 +123,9 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
                 if score is not None:
                     curve.append([turn, {p: score(game.runtime, p) for p in players}])
             decision = game.decision
-            game.choose(agents[decision.player].choose(decision))
+            index = decision.index_of(agents[decision.player].choose(decision))
+            count_choice(counts, decision, index, places)
+            game.choose(index)
             if totals is not None:
                 game.state.check_invariants(totals)
         if game.finished:
@@ -124,5 +154,6 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
         if not all(isinstance(w, str) for w in record["winners"]):
             raise TypeError(f"the winners are {record['winners']!r}, not players")
     except (TypeError, ValueError) as error:
-        record = failed_record(seed, record["players"], ERROR, f"the game's result is not plain data: {error}")
+        record = failed_record(seed, record["players"], ERROR, f"the game's result is not plain data: {error}",
+                               record["seat_bots"])
     return record
