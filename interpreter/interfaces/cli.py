@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import time
-from collections import Counter
 from contextlib import closing, contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 
 import click
@@ -21,7 +22,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from interpreter.agents.agent import PromptAgent, RandomAgent
+from interpreter.agents.agent import PromptAgent
+from interpreter.agents.bots import make_agent, rule_of_thumb_files
 from interpreter.content.manifest import find_ruleset
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.diagnostics.formats import FORMATS, render
@@ -32,8 +34,8 @@ from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game, seating
 from interpreter.simulation.backends import run
 from interpreter.simulation.local import default_jobs
-from interpreter.simulation.results_db import DEFAULT_DB, WORKER, DatabaseError, Results
-from interpreter.simulation.runner import LIMIT, Table
+from interpreter.simulation.results_db import DEFAULT_DB, DatabaseError, Results
+from interpreter.simulation.runner import Table, options_of_key
 
 # Arguments are checked where they come in, each with a clear message.
 MAX_GAMES = 10_000_000
@@ -44,7 +46,9 @@ JOBS = click.IntRange(1, 1024)
 TURNS = click.IntRange(1)
 SAVED_GAME_BYTES = 200_000_000  # a saved game of a million decisions is a few megabytes
 SHOWN_FAILURES = 10  # failed games listed by seed at the end of a run; the others are counted
+SHOWN_OPTIONS = 6  # options of each decision shown in the terminal (report.html shows every one)
 OPTION_HELP = "A game option, NAME=VALUE (repeatable); the rules' `option` declarations list them."
+COMMAND_LINE = "ludolex.command_line"  # where the command line is kept, in click's context
 
 
 class Terminated(KeyboardInterrupt):
@@ -53,6 +57,10 @@ class Terminated(KeyboardInterrupt):
 
 class Commands(click.Group):
     """Whatever fails in a command ends in one clear line and an exit status, never a traceback."""
+
+    def parse_args(self, ctx, args):
+        ctx.meta[COMMAND_LINE] = shlex.join(["ludolex", *map(str, args)])  # as typed, for the report's context
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx):
         try:
@@ -113,7 +121,7 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text (colour on a terminal), json (one object a line), github (Actions annotations), sarif (2.1.0).")
-@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@click.option("--strict", is_flag=True, help="Warnings fail too (notes never do).")
 def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
     """Check rulesets and their scenario files; report every problem with its file, line and column.
 
@@ -130,7 +138,7 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
     output = render(diagnostics, fmt, colour=sys.stdout.isatty() and fmt == "text")
     if output:
         click.echo(output)
-    failing = [d for d in diagnostics if d.severity == "error" or strict]
+    failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
     sys.exit(1 if failing else 0)
 
 
@@ -152,7 +160,11 @@ def schema(output: Path) -> None:
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the finished game here, for `ludolex replay`.")
 @click.option("--all", "show_all", is_flag=True, help="Show every hidden component and hand (for debugging rules, not for play).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
-def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_all: bool, options: tuple[str, ...]) -> None:
+@click.option("--bots", default="random", show_default=True,
+              help="Bot of each seat, comma-separated (one name: all seats), as for simulate (e.g. search:400); "
+                   "--human overrides it for a seat.")
+def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_all: bool, options: tuple[str, ...],
+         bots: str) -> None:
     """Play GAME in the terminal; with no --human, watch bots play.
 
     Each human sees only what their seat may see (with several, the one about to decide); watching
@@ -163,9 +175,11 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_
     for human in humans:
         if human not in players:
             raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
+    names = _bots(bots, ruleset)
     console = Console(highlight=False)
-    agents = {p: PromptAgent() if p in humans else RandomAgent(seed * 1000 + i) for i, p in enumerate(players)}
     current = Game(ruleset, seed=seed, options=_options(options, ruleset))
+    agents = {p: PromptAgent() if p in humans else make_agent(names[i % len(names)], ruleset, current, seed * 1000 + i)
+              for i, p in enumerate(players)}
     viewer = EVERYTHING if show_all else (humans[0] if humans else None)
     console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
     show(console, current, viewer)
@@ -203,18 +217,22 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_
 @click.option("--games", type=GAMES, default=1000, show_default=True, help="How many games (seeds SEED .. SEED+GAMES-1).")
 @click.option("--seed", type=SEEDS, default=0, show_default=True, help="The first game's seed.")
 @click.option("--bots", default="random", show_default=True,
-              help="Bot of each seat, comma-separated (one name: all seats): random, or a bot of the game's bots/ folder.")
+              help="Bot of each seat, comma-separated (one name: all seats): random, search[:BUDGET[:PLAYOUT]] "
+                   "(e.g. search:400, search:0.5s), or a bot of the game's bots/ folder.")
 @click.option("--players", "--factions", "players", default=None,
               help="Who sits at the table, comma-separated (or how many: the first N); the seating turns by one each game.")
 @click.option("--max-turns", type=TURNS, default=None, help="Stop a game after this many turns (counted as `turn limit`).")
+@click.option("--fixed-seats", is_flag=True,
+              help="Seat the players and the bots in the same order every game [default: the seating turns].")
 @click.option("--check", is_flag=True, help="Check after every decision that every component is in one zone and no total changed.")
 @click.option("--jobs", type=JOBS, default=None, help="Local processes [default: all cores].")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True, help="SQLite file for the results.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
-def simulate(game: str, games: int, seed: int, bots: str, players: str | None, max_turns: int | None, check: bool,
-             jobs: int | None, db: Path, backend: str, address: str | None, options: tuple[str, ...]) -> None:
+def simulate(game: str, games: int, seed: int, bots: str, players: str | None, max_turns: int | None,
+             fixed_seats: bool, check: bool, jobs: int | None, db: Path, backend: str, address: str | None,
+             options: tuple[str, ...]) -> None:
     """Play GAMES games between bots, keep them in DB, and report win rates and game length.
 
     Games already in DB (same ruleset version, table and seed) are not played again: a run that
@@ -222,13 +240,17 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
     Ctrl-C, SIGTERM, even kill -9 keep every finished game. A game that fails (an error in the
     rules or a bot, a limit reached) is kept with its error, and the run goes on.
 
+    The seating turns: the players by one seat each game, the bots by one seat every N games (N
+    players), so that each player sits in each seat, and is played by each bot, equally often;
+    --fixed-seats keeps one order. The run's name in DB says which (`seats=rotating`, `seats=fixed`).
+
     Exit status: 0 every game ended; 1 some game stopped on an error or a limit, or DB cannot be
     used (damaged, read-only, full, in use); 2 misuse (a bad option, DB not a results database);
     130 stopped by Ctrl-C, 143 by SIGTERM.
     """
     ruleset = _load(game)
     table = Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns, check,
-                  tuple(sorted(_options(options, ruleset).items())))
+                  tuple(sorted(_options(options, ruleset).items())), fixed_seats)
     version, bots_key = ruleset.content_hash(), table.key()
     wanted = range(seed, seed + games)
     jobs = jobs or default_jobs()
@@ -241,7 +263,7 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
         records = results.records(version, bots_key, wanted, with_log=False)
-    failures = _print_summary(records, ruleset.name)
+    failures = _print_summary(records, _context(ruleset.name, version, bots_key, db, game), usage=False)
     sys.exit(status or (1 if failures else 0))
 
 
@@ -270,14 +292,18 @@ def _play_and_store(results: Results, ruleset, version: str, bots_key: str, todo
 
 
 def _bots(text: str, ruleset) -> list[str]:
-    from interpreter.agents.rule_of_thumb import Policy, bot_names, policy_path
+    from interpreter.agents.rule_of_thumb import Policy, policy_path
 
-    known = bot_names(ruleset)
     names = [b.strip() for b in text.split(",") if b.strip()]
-    unknown = [b for b in names if b not in known]
-    if not names or unknown:
-        raise click.UsageError(f"--bots: unknown bot {', '.join(unknown) or '(none)'}; bots of {ruleset.name}: {', '.join(known)}")
-    for name in set(names) - {"random"}:  # report a mistake in a bot file before any game
+    if not names:
+        raise click.UsageError("--bots: name at least one bot (random, search, or a bot of the game's bots/ folder)")
+    files = set()
+    try:
+        for name in names:
+            files |= rule_of_thumb_files(name, ruleset)
+    except ValueError as error:
+        raise click.UsageError(f"--bots: {error}") from None
+    for name in sorted(files):  # report a mistake in a bot file before any game
         try:
             Policy(policy_path(ruleset, name), ruleset)
         except LudolexError as error:
@@ -315,31 +341,32 @@ def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
         raise click.UsageError(f"--players: {error}")
 
 
-def _print_summary(records: list[dict], title: str) -> int:
-    """How the games ended, the ones that failed by seed, then the summary of the others.
-    Returns how many failed (stopped on an error or a limit, or lost with their worker)."""
-    failed = [r for r in records if r["error"] is not None]
-    finished = [r for r in records if r["error"] is None]
-    reasons = Counter(r["reason"] for r in failed)
-    parts = [f"{len(finished)} finished"]
-    if reasons[LIMIT]:
-        parts.append(f"{reasons[LIMIT]} stopped by a limit")
-    if reasons[WORKER]:
-        parts.append(f"{reasons[WORKER]} lost with their worker process (played again by the next run)")
-    if len(failed) - reasons[LIMIT] - reasons[WORKER]:
-        parts.append(f"{len(failed) - reasons[LIMIT] - reasons[WORKER]} stopped on an error")
-    click.echo(f"{title}: {len(records)} game(s): {', '.join(parts)}")
-    for record in failed[:SHOWN_FAILURES]:
-        first_line = (record["error"].splitlines() or [""])[0][:300]
-        click.echo(f"  seed {record['seed']}: {record['reason'] or 'error'}: {first_line}")
-    if len(failed) > SHOWN_FAILURES:
-        click.echo(f"  ... and {len(failed) - SHOWN_FAILURES} more, each kept in the database with its error")
-    if not finished:
+def _context(name: str, version: str, run: str, db: Path, game: str):
+    """Where a report comes from; `game` as `replay --game` takes it (a name or a folder)."""
+    from interpreter.reports.overview import RunContext
+
+    replay = shlex.join(["ludolex", "replay", str(db), "--game", game] +
+                        [f"--option={name}={value}" for name, value in options_of_key(run)])
+    return RunContext(name, version, run, click.get_current_context().meta.get(COMMAND_LINE, ""),
+                      datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                      replay.replace("{", "{{").replace("}", "}}") + " --seed {seed}")
+
+
+def _print_summary(records: list[dict], context, usage: bool) -> int:
+    """How the games ended and the ones that failed by seed, then the report of those that ended (with
+    the table of options chosen if `usage`). Returns how many failed (stopped on an error or a limit,
+    or lost with their worker)."""
+    from interpreter.reports import document, failures  # pure Python: no extra needed
+
+    click.echo(failures.header_line(records, context.game))
+    for line in failures.failure_lines(records, SHOWN_FAILURES):
+        click.echo(line)
+    if not failures.finished(records):
         click.echo("no finished games")
     else:
-        from interpreter.reports import summary  # pure Python: no extra needed
-        Console(highlight=False).print(summary.render_summary(summary.summarize(finished)))
-    return len(failed)
+        report = document.build_report(records, context, usage=usage, most_options=SHOWN_OPTIONS)
+        Console(highlight=False).print(document.render_report(report))
+    return len(failures.failed(records))
 
 
 @main.command()
@@ -347,7 +374,9 @@ def _print_summary(records: list[dict], title: str) -> int:
 @click.option("--version", "version", default=None, help="Ruleset version (hash) to report [default: the one with most games].")
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the PNG plots and report.html.")
 def report(db: Path, version: str | None, plots: Path | None) -> None:
-    """Win rates with 95% intervals, first-player advantage, game length and scores of stored games."""
+    """The report of stored games: a summary in plain words, then win rates with 95% intervals (by
+    player, seat and bot), how games ended, length, scores, how often each option was chosen, and the
+    games that stopped on an error. --plots writes the PNG plots and report.html, the whole page."""
     write_plots = import_needing_extra("interpreter.reports.plots").write_plots if plots else None  # matplotlib
 
     with closing(Results(db, read_only=True)) as results:
@@ -360,10 +389,10 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
         game, ruleset_hash, bots, count = chosen
         records = results.records(ruleset_hash, bots, with_log=False)
     click.echo(f"{game}, version {ruleset_hash}, bots {bots}: {count} game(s)")
-    _print_summary(records, game)
+    context = _context(game, ruleset_hash, bots, db, game)
+    _print_summary(records, context, usage=True)
     if plots:
-        finished = [r for r in records if r["error"] is None]
-        for path in write_plots(finished, plots, f"{game} ({ruleset_hash})"):
+        for path in write_plots(records, plots, context=context):
             click.echo(f"wrote {path}")
 
 
@@ -457,9 +486,12 @@ def _read_saved_game(file: Path) -> dict:
 def replay(file: Path, step: bool, seed: int | None, game: str | None, options: tuple[str, ...]) -> None:
     """Replay a saved game (a JSON file, or --game G --seed S from a results database).
 
+    A simulated game that stopped on an error replays to that error, and ends with it.
+
     Exit status: 0 the replay reached the saved game; 1 it did not (the file does not match the
-    rules, or the rules stopped on an error); 2 misuse (FILE is not a saved game nor a results database).
+    rules, or the rules stopped on an error, or the simulated game had stopped on one); 2 misuse (FILE is not a saved game nor a results database).
     """
+    stopped = None  # the error a simulated game stopped on
     if seed is not None:
         if game is None:
             raise click.UsageError("replaying from a database needs --game and --seed")
@@ -470,6 +502,7 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
             raise click.UsageError(f"{file}: no game of this version of {game} with seed {seed}")
         saved = _check_saved_game({"game": game, "seed": seed, "choices": stored[0]["log"],
                                    "players": stored[0]["players"], "options": _options(options, ruleset)}, file)
+        stopped = stored[0]["error"]
     else:
         saved = _read_saved_game(file)
         ruleset = _load(saved["game"])
@@ -498,6 +531,8 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
             show(console, current, EVERYTHING)
             click.prompt("", default="", show_default=False, prompt_suffix="")
     show(console, current, EVERYTHING)
+    if stopped is not None:
+        raise click.ClickException(f"the simulation stopped this game after choice {len(choices)}: {stopped}")
     if current.state.to_json() != saved.get("state", current.state.to_json()):
         raise click.ClickException("the replay does not reach the saved state")
     console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))

@@ -58,6 +58,7 @@ class Game:
         self.runtime = Runtime(self.state, ruleset.board, ruleset.program)
         self.runtime.players = seating(ruleset, players)
         self.runtime.rolls = list(rolls)
+        self.rolls = tuple(rolls)
         self.position = position
         self.log: list[int] = []
         self.decision: Decision | None = None
@@ -184,6 +185,20 @@ class Game:
         if diagnostics:
             raise ValueError("; ".join(d.message for d in diagnostics))
         return value(self.runtime, {"you": self.decision.player if self.decision else None})
+
+    def clone(self, choices: Sequence[int] | None = None) -> Game:
+        """A new game that goes on exactly as this one: the same ruleset, seed, players, options,
+        position and dice, replayed through the same choices (the generators that run the rules
+        cannot be copied, but a game is its seed and its choices). `choices`: replay only these, for
+        instance `log`, which leaves out the secret answers given so far in a pending
+        `simultaneously` group; by default every choice so far, those answers included."""
+        copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls, self.options)
+        for index in self.log if choices is None else choices:
+            copy.choose(index)
+        if choices is None:
+            for place, index in sorted(self._answers.items()):
+                copy.choose(index, by=self._group[place].player)
+        return copy
 
     # saving and replaying
     def to_json(self) -> dict:

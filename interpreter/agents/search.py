@@ -1,0 +1,144 @@
+"""The search bot (`--bots search:400`): information-set Monte Carlo tree search, for any game.
+
+At each of its decisions the bot builds a tree from its own point of view. Each iteration
+imagines a world it cannot tell from the real game (`play/determinization.py`: what it does not
+see is dealt again), walks down the tree choosing every player's answers by UCB1
+(`search_tree.py`), adds one node, plays the rest of the game with a cheap policy (random, or a
+rule-of-thumb bot of the game), and credits every answer on the way with the result for the player
+who gave it. It then takes the option it tried most at the root.
+
+    search             200 iterations per decision, random playouts
+    search:400         400 iterations per decision
+    search:0.5s        as many iterations as half a second allows (results then depend on the machine)
+    search:400:greedy  playouts by the game's rule-of-thumb bot `greedy` (rulesets/<game>/bots/greedy.yaml)
+"""
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass
+
+from interpreter.agents.rule_of_thumb import Policy, PolicyAgent, bot_names, policy_path
+from interpreter.agents.search_tree import Node
+from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.engine.decisions import Decision
+from interpreter.play.determinization import determinize
+from interpreter.play.game import Game
+
+NAME = "search"
+DEFAULT_ITERATIONS = 200
+PLAYOUT_DECISIONS = 20_000  # a playout stopped here is scored as if the game ended (leaders by the game's score)
+_BUDGET = re.compile(r"(?:(\d+)|(\d+(?:\.\d+)?|\.\d+)s)")
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    iterations: int | None = DEFAULT_ITERATIONS  # per decision; None: seconds instead
+    seconds: float | None = None
+    playout: str = "random"  # or a rule-of-thumb bot of the game
+
+
+def is_search(name: str) -> bool:
+    return name == NAME or name.startswith(NAME + ":")
+
+
+def parse_search(name: str, ruleset) -> SearchSpec:
+    """`search[:BUDGET][:PLAYOUT]`; a ValueError that says what is wrong and how to write it."""
+    parts = name.split(":")
+    if parts[0] != NAME or len(parts) > 3:
+        raise ValueError(f"`{name}`: write search, search:ITERATIONS, search:SECONDSs or search:BUDGET:PLAYOUT_BOT "
+                         "(for example search:400, search:0.5s, search:200:rule_of_thumb)")
+    spec = SearchSpec()
+    if len(parts) > 1:
+        budget = _BUDGET.fullmatch(parts[1].strip())
+        if budget is None or float(budget.group(1) or budget.group(2)) <= 0:
+            raise ValueError(f"`{name}`: the budget is a number of iterations per decision (search:400) or of "
+                             f"seconds per decision (search:0.5s), more than 0; not `{parts[1]}`")
+        spec = SearchSpec(int(budget.group(1)), None) if budget.group(1) else SearchSpec(None, float(budget.group(2)))
+    if len(parts) > 2:
+        playout = parts[2].strip()
+        known = bot_names(ruleset)
+        if playout not in known:
+            raise ValueError(f"`{name}`: no playout bot `{playout}` for {ruleset.name} (bots: {', '.join(known)})")
+        spec = SearchSpec(spec.iterations, spec.seconds, playout)
+    return spec
+
+
+class SearchAgent:
+    """Decides by information-set Monte Carlo tree search from its own observation of `game`."""
+
+    def __init__(self, game: Game, spec: SearchSpec, seed: int):
+        self.game, self.spec, self.rng = game, spec, random.Random(seed)
+        ruleset = game.ruleset
+        if spec.playout != "random" and spec.playout not in ruleset.policies:
+            ruleset.policies[spec.playout] = Policy(policy_path(ruleset, spec.playout), ruleset)
+        self.policy = ruleset.policies.get(spec.playout)
+        program, score = ruleset.program, ruleset.manifest.score
+        self.score = program.function_from_outside(score) if score in program.functions else None
+        self.failed_playouts = 0  # imagined worlds where the rules stopped on an error (their playout counts as a draw)
+
+    def choose(self, decision: Decision) -> int:
+        if len(decision.options) == 1:
+            return 0
+        me, root = decision.player, Node()
+        if self.spec.seconds is None:
+            for _ in range(self.spec.iterations):
+                self._iterate(root, me)
+        else:
+            deadline = time.perf_counter() + self.spec.seconds
+            self._iterate(root, me)
+            while time.perf_counter() < deadline:
+                self._iterate(root, me)
+        best = root.most_tried(me)
+        labels = decision.labels()
+        return labels.index(best) if best in labels else self.rng.randrange(len(labels))
+
+    def _iterate(self, root: Node, me: str) -> None:
+        """One imagined world: down the tree, one node added, a playout, and the result credited on the way."""
+        path: list[tuple[Node, tuple]] = []  # each node walked through, with the answers given there
+        try:
+            world = determinize(self.game, me, self.rng)
+            node = root
+            while node is not None and world.decisions:
+                parts = list(world.decisions)  # one decision, or several made at once in secret
+                labels = [part.labels() for part in parts]
+                picked = [node.select(part.player, options, self.rng) for part, options in zip(parts, labels)]
+                answers = tuple((part.player, options[index]) for part, options, index in zip(parts, labels, picked))
+                path.append((node, answers))
+                for part, index in zip(parts, picked):
+                    world.choose(index, by=part.player)
+                child = node.children.get(answers)
+                if child is None:
+                    node.children[answers] = Node()
+                node = child
+            self._play_out(world)
+            rewards = self._rewards(world)
+        except RuleRuntimeError:
+            self.failed_playouts += 1
+            players = self.game.players
+            rewards = {p: 1 / len(players) for p in players}
+        for node, answers in path:
+            for player, label in answers:
+                node.update(player, label, rewards.get(player, 0.0))
+
+    def _play_out(self, world: Game) -> None:
+        agent = None if self.policy is None else PolicyAgent(self.policy, world, self.rng.getrandbits(32))
+        for _ in range(PLAYOUT_DECISIONS):
+            if world.finished or world.paused:
+                return
+            decision = world.decision
+            world.choose(self.rng.randrange(len(decision.options)) if agent is None else agent.choose(decision))
+
+    def _rewards(self, world: Game) -> dict[str, float]:
+        """Each player's result, between 0 and 1: a win shared by k players is 1/k each, a draw is
+        shared by all, a loss is 0. A playout cut short goes to the leaders by the game's score."""
+        players = world.players
+        if world.finished:
+            winners = world.result.winners or (players if world.result.reason == "draw" else [])
+        elif self.score is not None:
+            scores = {p: self.score(world.runtime, p) for p in players}
+            winners = [p for p in players if scores[p] == max(scores.values())]
+        else:
+            winners = players
+        return {p: (1 / len(winners) if p in winners else 0.0) for p in players}
