@@ -412,7 +412,7 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
             players: str | None, max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...]) -> None:
     """Play two versions of a game on the same seeds and say which differences are significant."""
-    from interpreter.reports import comparison
+    from interpreter.reports import comparison, failures
 
     jobs = jobs or default_jobs()
     wanted = range(seed, seed + games)
@@ -431,7 +431,7 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jo
             with closing(run(ruleset, (s for s in wanted if s not in done), table, jobs)) as stream:
                 for record in stream:
                     results.add(ruleset.name, version, bots_key, record)
-            sides.append([r for r in results.records(version, bots_key, wanted, with_log=False) if r["error"] is None])
+            sides.append(failures.finished(results.records(version, bots_key, wanted, with_log=False)))
     Console(highlight=False).print(comparison.render_comparison(comparison.compare(sides[0], sides[1], ruleset_a, ruleset_b)))
 
 

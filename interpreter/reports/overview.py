@@ -45,7 +45,7 @@ GLOSSARY = [
 
 
 def run_title(records: Sequence[Record], context: RunContext) -> str:
-    """`cernunos: random vs rule_of_thumb` or `cernunos: random in every seat`: the game and its bots."""
+    """`castles: random vs greedy` or `castles: random in every seat`: the game and its bots."""
     bots = bots_of(finished(records)) or bots_of(records)
     if not bots:
         return context.game
