@@ -23,14 +23,18 @@ class RandomAgent:
 
 
 class PromptAgent:
-    """A person at the terminal: shows the options, reads a number or a label."""
+    """A person at the terminal: shows the options, reads a number or a label. A number chosen from
+    a range is asked as "a number from LOW to HIGH", without listing them."""
 
     def __init__(self, ask: Callable[[str], str] = input, say: Callable[[str], None] = print):
         self.ask, self.say = ask, say
 
     def choose(self, decision: Decision) -> int:
+        who = f"{' or '.join(decision.group)} (any of you)" if len(decision.group) > 1 else decision.player
+        if decision.number_range is not None:
+            return self._number(decision, who, *decision.number_range)
         labels = decision.labels()
-        self.say(f"{decision.player}, {decision.name}:")
+        self.say(f"{who}, {decision.name}:")
         self.say("  " + "   ".join(f"[{i}] {label}" for i, label in enumerate(labels)))
         while True:
             answer = self.ask(f"{decision.player} > ").strip()
@@ -39,6 +43,17 @@ class PromptAgent:
             if answer in labels:
                 return labels.index(answer)
             self.say(f"  not an option: type a number 0-{len(labels) - 1} or a label such as `{labels[0]}`")
+
+    def _number(self, decision: Decision, who: str, low: int, high: int) -> int:
+        passing = len(decision.options) > high - low + 1
+        wanted = f"a number from {low} to {high}" + (", or pass" if passing else "")
+        self.say(f"{who}, {decision.name}: {wanted}")
+        while True:
+            answer = self.ask(f"{decision.player} > ").strip()
+            try:
+                return decision.index_of(answer)
+            except ValueError:
+                self.say(f"  not an option: type {wanted}")
 
 
 def play(game: Game, agents: dict[str, Agent], on_choice: Callable[[Decision, int], None] | None = None) -> Game:

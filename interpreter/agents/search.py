@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from interpreter.agents.rule_of_thumb import Policy, PolicyAgent, bot_names, policy_path
 from interpreter.agents.search_tree import Node
 from interpreter.diagnostics.errors import RuleRuntimeError
-from interpreter.engine.decisions import Decision
+from interpreter.engine.decisions import PASS, Decision
 from interpreter.play.determinization import determinize
 from interpreter.play.game import Game
 
 NAME = "search"
 DEFAULT_ITERATIONS = 200
+WIDEST = 64  # arms of one node for a number chosen from a wider range: see `_offered`
 PLAYOUT_DECISIONS = 20_000  # a playout stopped here is scored as if the game ended (leaders by the game's score)
 _BUDGET = re.compile(r"(?:(\d+)|(\d+(?:\.\d+)?|\.\d+)s)")
 
@@ -65,6 +66,28 @@ def parse_search(name: str, ruleset) -> SearchSpec:
     return spec
 
 
+def _offered(decision: Decision, node: Node, rng: random.Random) -> tuple[list[int], list[str]]:
+    """The options tried at `node` (their indexes and labels): every one, except for a number
+    chosen from a wide range, where the node keeps at most WIDEST arms, numbers drawn at random
+    as it is visited (and `pass`), so that a choice among a million numbers makes no million labels."""
+    options = decision.options
+    if decision.number_range is None or len(options) <= WIDEST:
+        labels = decision.labels()
+        return list(range(len(labels))), labels
+    indices = []
+    for label in node.arms.get(decision.player, {}):
+        try:
+            indices.append(decision.index_of(label))
+        except ValueError:  # a number this world does not offer
+            continue
+    if len(indices) < WIDEST:
+        indices.append(rng.randrange(len(options)))
+        if options[-1] is PASS and len(options) - 1 not in indices:
+            indices.append(len(options) - 1)
+    indices = list(dict.fromkeys(indices))
+    return indices, [decision.label(i) for i in indices]
+
+
 class SearchAgent:
     """Decides by information-set Monte Carlo tree search from its own observation of `game`."""
 
@@ -91,8 +114,10 @@ class SearchAgent:
             while time.perf_counter() < deadline:
                 self._iterate(root, me)
         best = root.most_tried(me)
-        labels = decision.labels()
-        return labels.index(best) if best in labels else self.rng.randrange(len(labels))
+        try:
+            return decision.index_of(best) if best is not None else self.rng.randrange(len(decision.options))
+        except ValueError:
+            return self.rng.randrange(len(decision.options))
 
     def _iterate(self, root: Node, me: str) -> None:
         """One imagined world: down the tree, one node added, a playout, and the result credited on the way."""
@@ -102,12 +127,12 @@ class SearchAgent:
             node = root
             while node is not None and world.decisions:
                 parts = list(world.decisions)  # one decision, or several made at once in secret
-                labels = [part.labels() for part in parts]
-                picked = [node.select(part.player, options, self.rng) for part, options in zip(parts, labels)]
-                answers = tuple((part.player, options[index]) for part, options, index in zip(parts, labels, picked))
+                offered = [_offered(part, node, self.rng) for part in parts]
+                picked = [node.select(part.player, labels, self.rng) for part, (_, labels) in zip(parts, offered)]
+                answers = tuple((part.player, labels[i]) for part, (_, labels), i in zip(parts, offered, picked))
                 path.append((node, answers))
-                for part, index in zip(parts, picked):
-                    world.choose(index, by=part.player)
+                for part, (indices, _), i in zip(parts, offered, picked):
+                    world.choose(indices[i], by=part.player)
                 child = node.children.get(answers)
                 if child is None:
                     node.children[answers] = Node()

@@ -1,6 +1,8 @@
 """A decision: who decides, what is decided, and the complete list of legal options."""
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Callable
 
 from interpreter.engine.state import Component
@@ -8,6 +10,8 @@ from interpreter.engine.state import Component
 PASS = ("pass",)
 DECIDER = object()  # labels as the deciding player sees them
 EVERYTHING = object()  # labels with every identity, for the engine and its tests
+LONGEST_RANGE = 10**9  # the most numbers a `choose n in numbers(a, b)` may offer (it makes no list of them)
+_NUMBER = re.compile(r"-?[0-9]{1,20}")  # the label of a number chosen from a range
 
 
 def render_value(value) -> str:
@@ -15,7 +19,71 @@ def render_value(value) -> str:
         return value.id
     if value is None:
         return "none"
+    if isinstance(value, list):  # a set of cards chosen at once: `[sword-1, flail-2]`, `[]`
+        return "[" + ", ".join(render_value(v) for v in value) + "]"
     return str(value)
+
+
+class NumberRange(Sequence):
+    """The options of `choose n in numbers(LOW, HIGH) as NAME [or pass]`: the one-value options
+    `(LOW,)`, `(LOW + 1,)` ... `(HIGH,)`, then `PASS` if passing is allowed, made on demand: a
+    choice among a million numbers holds two numbers, not a million options."""
+
+    __slots__ = ("low", "high", "passing")
+
+    def __init__(self, low: int, high: int, passing: bool = False):
+        self.low, self.high, self.passing = low, high, passing
+
+    def with_pass(self) -> NumberRange:
+        return NumberRange(self.low, self.high, True)
+
+    def __len__(self) -> int:
+        return max(0, self.high - self.low + 1) + self.passing
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(f"option {index} out of range 0..{size - 1}")
+        return PASS if self.passing and index == size - 1 else (self.low + index,)
+
+    def __iter__(self):
+        for number in range(self.low, self.high + 1):
+            yield (number,)
+        if self.passing:
+            yield PASS
+
+    def index_of_number(self, number: int) -> int | None:
+        return number - self.low if self.low <= number <= self.high else None
+
+    def __contains__(self, option) -> bool:
+        return self._position(option) is not None
+
+    def index(self, option, start: int = 0, stop: int | None = None) -> int:
+        position = self._position(option)
+        if position is None or position < start or (stop is not None and position >= stop):
+            raise ValueError(f"{option!r} is not in {self!r}")
+        return position
+
+    def _position(self, option) -> int | None:
+        if option == PASS:
+            return len(self) - 1 if self.passing else None
+        if isinstance(option, tuple) and len(option) == 1 and type(option[0]) is int:
+            return self.index_of_number(option[0])
+        return None
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, NumberRange):
+            return (self.low, self.high, self.passing) == (other.low, other.high, other.passing)
+        return isinstance(other, (list, tuple)) and len(other) == len(self) and list(self) == list(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"NumberRange({self.low}, {self.high}{', or pass' if self.passing else ''})"
 
 
 class Simultaneous:
@@ -35,18 +103,35 @@ class Decision:
     `options` the complete list of legal options: a list of tuples, one value per variable the
     rule binds (a kind, a location...), or `PASS` when passing is allowed. `labels()` gives each
     option as text, e.g. "stone c2", as the decider sees it: a component they cannot tell apart
-    shows only its back, numbered in the order the options name them ("plot#1").
+    shows only its back, numbered in the order the options name them ("plot#1"); a list (a set
+    of cards chosen at once) shows as `[sword-1, flail-2]`.
+
+    A number chosen from a range (`choose n in numbers(0, 999) as bid`) has a `NumberRange` for
+    `options`, a sequence made on demand; `number_range` then gives its (low, high). A decision
+    the group makes (`by any of PLAYERS`) lists them in `group`, any of whom may answer; `player`
+    is the first of them, whom bots and simulations ask. For any other decision `group` is ().
     """
 
-    __slots__ = ("name", "player", "variables", "options", "hidden_as")
+    __slots__ = ("name", "player", "variables", "options", "hidden_as", "group")
 
-    def __init__(self, name: str, player: str, variables: tuple[str, ...], options: list[tuple],
-                 hidden_as: Callable[[str | None, Component], str | None] | None = None):
+    def __init__(self, name: str, player: str, variables: tuple[str, ...], options: Sequence[tuple],
+                 hidden_as: Callable[[str | None, Component], str | None] | None = None, group: tuple[str, ...] = ()):
         self.name = name
         self.player = player
         self.variables = variables
         self.options = options
         self.hidden_as = hidden_as  # (viewer, component) -> its back if the viewer cannot tell which it is
+        self.group = tuple(group)  # the players any of whom may answer (`by any of`), the first being `player`
+
+    @property
+    def number_range(self) -> tuple[int, int] | None:
+        """(low, high) for a number chosen from a range (`numbers(low, high)`, without `where`), else None."""
+        options = self.options
+        return (options.low, options.high) if isinstance(options, NumberRange) else None
+
+    def may_answer(self, player: str | None) -> bool:
+        """Whether `player` may answer: the one who decides, or any player of the group."""
+        return player == self.player or player in self.group
 
     def _renderer(self, viewer: str | None | object) -> Callable[[object], str]:
         viewer = self.player if viewer is DECIDER else viewer
@@ -55,6 +140,8 @@ class Decision:
         numbers: dict[str, int] = {}
 
         def render(value) -> str:
+            if isinstance(value, list):
+                return "[" + ", ".join(render(v) for v in value) + "]"
             back = self.hidden_as(viewer, value) if isinstance(value, Component) else None
             if back is None:
                 return render_value(value)
@@ -69,7 +156,11 @@ class Decision:
         return ["pass" if option is PASS else " ".join(render(v) for v in option) for option in self.options]
 
     def label(self, index: int, viewer: str | None | object = DECIDER) -> str:
-        return self.labels(viewer)[index]
+        render = self._renderer(viewer)
+        if render is render_value or isinstance(self.options, NumberRange):  # nothing numbered: this one alone
+            option = self.options[index]
+            return "pass" if option is PASS else " ".join(render(v) for v in option)
+        return self.labels(viewer)[index]  # a back's number depends on the options before
 
     def as_dict(self, index: int, viewer: str | None | object = DECIDER) -> dict:
         option = self.options[index]
@@ -84,13 +175,36 @@ class Decision:
             if not 0 <= choice < len(self.options):
                 raise ValueError(f"option {choice} out of range 0..{len(self.options) - 1}")
             return choice
+        if isinstance(self.options, NumberRange):
+            return self._index_in_range(choice)
         labels = self.labels()
         if isinstance(choice, dict):
             labels = [self.as_dict(i) for i in range(len(self.options))]
         if choice in labels:
             return labels.index(choice)
-        raise ValueError(f"{choice!r} is not a legal option of `{self.name}`; options: {', '.join(self.labels())}")
+        raise ValueError(f"{choice!r} is not a legal option of `{self.name}`; options: {self._described()}")
+
+    def _index_in_range(self, choice) -> int:
+        """A number chosen from a range, given as its label ("316"), "pass" or a dict of values:
+        read, not looked up among every label."""
+        options, text = self.options, choice
+        if isinstance(choice, dict):
+            text = "pass" if choice == {"pass": True} else choice.get(self.variables[0]) if len(choice) == 1 else None
+        if text == "pass" and options.passing:
+            return len(options) - 1
+        index = None
+        if isinstance(text, str) and _NUMBER.fullmatch(text) and str(int(text)) == text:
+            index = options.index_of_number(int(text))  # a label as the decision writes it: "316", "-2"
+        if index is None:
+            raise ValueError(f"{choice!r} is not a legal option of `{self.name}`; options: {self._described()}")
+        return index
+
+    def _described(self) -> str:
+        if isinstance(self.options, NumberRange):
+            low, high = self.number_range
+            return f"a number from {low} to {high}" + (", or pass" if self.options.passing else "")
+        return ", ".join(self.labels())
 
     def __repr__(self) -> str:
-        return f"Decision({self.name} by {self.player}: {', '.join(self.labels())})"
+        return f"Decision({self.name} by {self.player}: {self._described()})"
 

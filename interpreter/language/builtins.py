@@ -4,6 +4,8 @@ They speak of zones, components, locations and connections only: nothing here kn
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.state import Component
 from interpreter.language.types import ANY
@@ -92,6 +94,20 @@ def numbers(rt, low, high):
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(None)
     return list(range(low, high + 1))
+
+
+def subsets(rt, items):
+    """Every sub-list of `items`, each keeping their order: the smallest first (the empty list, then
+    each item alone, then each pair...), those of one size in the order of their positions
+    (for [a, b, c]: [], [a], [b], [c], [a, b], [a, c], [b, c], [a, b, c])."""
+    count = 2 ** len(items) if len(items) < 64 else None
+    if count is None or count > LIMITS.longest_list:
+        raise LimitExceeded(None, f"subsets of a list of {len(items):,} items would hold 2^{len(items)} lists, "
+                                  f"more than {LIMITS.longest_list:,} (LUDOLEX_LONGEST_LIST)")
+    rt.steps += count
+    if rt.steps > rt.step_limit:
+        raise rt.too_many_steps(None)
+    return [list(chosen) for size in range(len(items) + 1) for chosen in combinations(items, size)]
 
 
 def nth(rt, items, position):
@@ -229,6 +245,7 @@ BUILTINS = {
     "direction": (direction, ("location", "location"), "text"),
     "region": (region, ("location", "list", "via"), "list"),
     "numbers": (numbers, ("number", "number"), "list"),
+    "subsets": (subsets, ("list",), "list"),  # a list of lists
     "nth": (nth, ("list", "number"), ANY),
     "distinct": (distinct, ("list",), "list"),
     "index": (index, ("location",), "number"),

@@ -161,6 +161,7 @@ TOKEN_WORDS = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the indented block", "NAME": "a name",
     "INT": "a number", "ESCAPED_STRING": "a quoted text", "$END": "end of file", "QUANTIFIER": "count/sum/any/all/select/first/max/min",
     "RANK_ORDER": "`most` or `fewest`", "VISIBILITY": "public/private/hidden", "TIES_SHARE": "`ties share`",
+    "ANY_OF": "`any of`",
 }
 
 
@@ -211,6 +212,13 @@ def _join(words: list[str]) -> str:
     if len(words) > 8:
         words = words[:8] + ["..."]
     return ", ".join(words) if len(words) > 1 else (words[0] if words else "something else")
+
+
+class _AnyOf:
+    """`by any of PLAYERS` of a `choose`, while the parser builds it."""
+
+    def __init__(self, players):
+        self.players = players
 
 
 class BadLiteral(Exception):
@@ -422,7 +430,12 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, c):
         bindings, where, name, by, optional, otherwise = c
-        return s.Choose(self._pos(meta), bindings, where, str(name), by, optional is not None, otherwise)
+        group = isinstance(by, _AnyOf)
+        return s.Choose(self._pos(meta), bindings, where, str(name), by.players if group else by, optional is not None,
+                        otherwise, group)
+
+    def by_any_of(self, meta, c):
+        return _AnyOf(c[1])
 
     def bindings(self, meta, c):
         return list(c)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
-from interpreter.engine.decisions import PASS, Decision, Simultaneous
+from interpreter.engine.decisions import LONGEST_RANGE, PASS, Decision, NumberRange, Simultaneous, render_value
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
@@ -837,7 +837,7 @@ class Repeat(Stmt):
 
 @dataclass
 class Choose(Stmt):
-    """choose x in A, y in B where C as NAME [by P] [or pass] [otherwise: ...]"""
+    """choose x in A, y in B where C as NAME [by P | by any of PLAYERS] [or pass] [otherwise: ...]"""
 
     pos: Position
     bindings: list[tuple[str, Expr]]
@@ -846,6 +846,7 @@ class Choose(Stmt):
     by: Expr | None
     optional: bool
     otherwise: Block | None
+    group: bool = False  # `by any of PLAYERS`: any of them may answer (the first is asked)
 
     def decides(self, deciding):
         return True
@@ -857,12 +858,14 @@ class Choose(Stmt):
         return self.otherwise.statements if self.otherwise else []
 
     def compile(self, scope: Scope, deciding):
-        enumerate_options = self._options(scope)
+        enumerate_options = self.option_source(scope)
         by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
-        if self.by:
+        if self.by and self.group:
+            check(scope, self.by.pos, "players", self.by.type, "who decides together (`by any of`)")
+        elif self.by:
             check(scope, self.by.pos, "player", self.by.type, "who decides (`by`)")
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
-        names, decision_name, optional = tuple(self.binds()), self.name, self.optional
+        names, decision_name, optional, group = tuple(self.binds()), self.name, self.optional, self.group
         scope.symbols.decisions.setdefault(decision_name, set()).add(names)
 
         def choose(rt, env):
@@ -876,16 +879,61 @@ class Choose(Stmt):
                     raise Return()
                 return
             if optional:
-                options.append(PASS)
-            player = by(rt, env)
+                options = with_pass(options)
+            members = ()
+            if group:  # the players any of whom may answer, each once; the first is the one asked
+                who = by(rt, env)
+                members = tuple(dict.fromkeys(p for p in (who if isinstance(who, list) else [who]) if p is not None))
+                player = members[0] if members else None
+            else:
+                player = by(rt, env)
             if player is None:
-                raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`")
-            index = yield Decision(decision_name, player, names, options, rt.hidden_as)
+                raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`"
+                                       + (" (`by any of` names no player)" if group else ""))
+            index = yield Decision(decision_name, player, names, options, rt.hidden_as, members)
             chosen = options[index]
             for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
                 env[name] = value
 
         return choose, True
+
+    def option_source(self, scope: Scope):
+        """`f(rt, env)` giving the options without `pass`: a `NumberRange` for a number chosen from a
+        range (`choose n in numbers(a, b) as NAME`, no `where`), else the list of every combination."""
+        return self._number_range(scope) or self._options(scope)
+
+    def _number_range(self, scope: Scope):
+        """For `choose n in numbers(LOW, HIGH) as NAME` (one name, no `where`): `f(rt, env)` giving the
+        options as a NumberRange, made on demand. None for any other choose."""
+        if self.where is not None or len(self.bindings) != 1:
+            return None
+        name, source = self.bindings[0]
+        if not (isinstance(source, Call) and source.name == "numbers" and len(source.args) == 2
+                and "numbers" not in scope.symbols.functions):
+            return None
+        scope.check_name(name, self.pos)
+        names = {local: f"env[{local!r}]" for local in scope.locals}
+        names["you"], names["self"] = "env['you']", "env['self']"
+        low, high = (arg.code(scope, names) for arg in source.args)
+        for number, arg in enumerate(source.args, 1):
+            check(scope, arg.pos, "number", arg.type, f"argument {number} of `numbers`")
+        source.type = "list"
+        bounds, pos = scope.codegen.expression(f"({low}, {high})"), source.pos
+
+        def number_range(rt, env):
+            low, high = bounds(rt, env)
+            if type(low) is not int or type(high) is not int:
+                raise RuleRuntimeError(pos, f"`numbers` takes two numbers, not {render_value(low)} and "
+                                            f"{render_value(high)}")
+            if high - low + 1 > LONGEST_RANGE:
+                raise LimitExceeded(pos, f"numbers({low}, {high}) offers {high - low + 1:,} numbers to choose from, "
+                                         f"more than {LONGEST_RANGE:,}")
+            rt.steps += 1  # two numbers, whatever the range: no list is made (a list of n numbers costs n steps)
+            if rt.steps > rt.step_limit:
+                raise rt.too_many_steps(pos)
+            return NumberRange(low, high)
+
+        return number_range
 
     def _options(self, scope: Scope):
         """Every combination of the bound values, in order, that satisfies `where`: one comprehension."""
@@ -907,6 +955,11 @@ class Choose(Stmt):
         return scope.codegen.expression(f"[({values}) {' '.join(loops)}{condition}]")
 
 
+def with_pass(options):
+    """The options and then `pass`, the last (a range stays a range)."""
+    return options.with_pass() if isinstance(options, NumberRange) else list(options) + [PASS]
+
+
 @dataclass
 class Simultaneously(Stmt):
     """simultaneously for each p in L: a `choose ... by p` for every p at once and in secret, then the
@@ -926,7 +979,7 @@ class Simultaneously(Stmt):
     def compile(self, scope: Scope, deciding):
         first = self.body.statements[0]
         if not (isinstance(first, Choose) and isinstance(first.by, Name) and first.by.name == self.variable
-                and first.otherwise is None):
+                and first.otherwise is None and not first.group):
             scope.error("LX333", f"`simultaneously for each {self.variable}` starts with the decision each player "
                         f"makes in secret: `choose ... as NAME by {self.variable}` (with `or pass` if they may pass; "
                         "no `otherwise`)", first.pos)
@@ -934,7 +987,7 @@ class Simultaneously(Stmt):
         source, variable = self.source.compile(scope), self.variable
         check(scope, self.source.pos, "list", self.source.type, "who decides at once (`simultaneously for each`)")
         inner = scope.with_locals(variable)
-        options_of = first._options(inner)
+        options_of = first.option_source(inner)
         names, decision_name, optional = first.binds(), first.name, first.optional
         scope.symbols.decisions.setdefault(decision_name, set()).add(names)
         rest = run_body(*Block(self.body.statements[1:]).compile(inner.with_locals(*names), deciding))
@@ -944,7 +997,8 @@ class Simultaneously(Stmt):
             for player in source(rt, env):  # every decision is made on the same state, before any is applied
                 own = dict(env)
                 own[variable] = player
-                options = options_of(rt, own) + ([PASS] if optional else [])
+                options = options_of(rt, own)
+                options = with_pass(options) if optional else options
                 if options:  # a player with nothing to choose (and no pass) takes no part
                     each.append((own, options))
                     parts.append(Decision(decision_name, player, names, options, rt.hidden_as))

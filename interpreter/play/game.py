@@ -147,14 +147,16 @@ class Game:
 
     def choose(self, choice: int | str | dict[str, str], by: str | None = None) -> None:
         """Resume with an option given by index, by label ("stone c2") or as a dict of its values.
-        `by`: which player answers, when several decide at once (default: `decision`'s player)."""
+        `by`: which player answers, when several decide at once (default: `decision`'s player), or
+        which of the group answers a decision the group makes (`by any of`)."""
         if self.decision is None:
             raise RuntimeError("the game is not waiting for a decision")
         if self._group:
             self._answer_in_group(choice, by)
             return
-        if by is not None and by != self.decision.player:
-            raise ValueError(f"{by} has no decision to make: {self.decision.player} decides `{self.decision.name}`")
+        if by is not None and not self.decision.may_answer(by):  # the player, or any of a group (`by any of`)
+            deciders = " or ".join(self.decision.group) or self.decision.player
+            raise ValueError(f"{by} has no decision to make: {deciders} decides `{self.decision.name}`")
         index = self.decision.index_of(choice)
         self.log.append(index)
         self.runtime.decisions += 1

@@ -3,7 +3,8 @@
 Zones they cannot see show only how many components they hold. In the zones they see, a
 component they know shows its id, kind, owner and properties; one they cannot tell apart (face
 down) shows only its back and owner. Variables declared `per player private` show only the
-player's own value. Decision options are listed for the decider alone, as the decider sees them.
+player's own value. Decision options are listed for the decider alone (or the players of a group
+decision), as they see them.
 """
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ def observation(game: Game, player: str | None) -> dict:
         "zones": zones,
         "decision": None if decision is None else {
             "name": decision.name, "player": decision.player,
-            "options": decision.labels(player) if decision.player == player else len(decision.options),
+            "options": options_seen(decision, player),
+            **({"group": list(decision.group)} if decision.group else {}),
         },
     }
+
+
+def options_seen(decision, player: str | None):
+    """The options as `player` sees them if they may answer (the decider, or any of the group
+    of a `by any of` decision), else how many there are. A number from a range is given as its
+    bounds, {"from": LOW, "to": HIGH, "or_pass": ...}, not as a label per number."""
+    if not decision.may_answer(player):
+        return len(decision.options)
+    if decision.number_range is not None:
+        low, high = decision.number_range
+        return {"from": low, "to": high, "or_pass": len(decision.options) > high - low + 1}
+    return decision.labels(player)

@@ -39,13 +39,13 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
         if expected_name and decision.name != expected_name:
             raise ScenarioFailure(f"choice {step}: expected a `{expected_name}` decision, got `{decision.name}` "
                                   f"by {decision.player}: {', '.join(decision.labels())}")
-        if expected_player and decision.player != expected_player:
+        if expected_player and not decision.may_answer(expected_player):  # the player, or any of a group
             raise ScenarioFailure(f"choice {step}: expected {expected_player} to decide `{decision.name}`, "
-                                  f"but {decision.player} decides it")
+                                  f"but {' or '.join(decision.group) or decision.player} decides it")
         if scenario.until and step == len(scenario.choices):
             game.runtime.pause_after_turn = True  # the last choice: play on to the end of this turn, then stop
         try:
-            game.choose(str(label), by=decision.player)
+            game.choose(str(label), by=expected_player or decision.player)
         except ValueError as error:
             raise ScenarioFailure(f"choice {step}: {error}") from None
     check_expectation(game, scenario.expect)
@@ -186,8 +186,9 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             spec = expect.decision
             if spec.name is not None and d.name != spec.name:
                 problems.append(f"pending decision: expected `{spec.name}`, found `{d.name}`")
-            if spec.player is not None and d.player != spec.player:
-                problems.append(f"pending decision: expected {spec.player} to decide, found {d.player}")
+            if spec.player is not None and not d.may_answer(spec.player):
+                problems.append(f"pending decision: expected {spec.player} to decide, found "
+                                f"{' or '.join(d.group) or d.player}")
             if spec.options is not None and d.labels() != spec.options:
                 problems.append(f"pending decision options: expected {spec.options}, found {d.labels()}")
     if expect.winner is not None:
