@@ -56,9 +56,18 @@ def _component_label(component) -> str:
     return f"{component.owner} {component.kind}" if component.owner else component.kind
 
 
+FACE_DOWN = " face down"  # a position's label ending so lays the component face down: `fog_card face down`
+
+
 def parse_label(label: str) -> tuple[str | None, str]:
-    words = label.split()
+    words = label.removesuffix(FACE_DOWN).split()
     return (words[0], words[1]) if len(words) == 2 else (None, words[0])
+
+
+def _laid(pool, label: str):
+    component = _take(pool, *parse_label(label))
+    component.face_down = label.endswith(FACE_DOWN)
+    return component
 
 
 def _zone_key(game: Game, zone: str, owner: str | None) -> str:
@@ -77,7 +86,7 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     for location, stack in spec.board.items():
         if location not in game.ruleset.board.index:
             raise ScenarioFailure(f"position: no location `{location}` on the board")
-        wanted[location] = [_take(pool, *parse_label(label)) for label in stack]
+        wanted[location] = [_laid(pool, label) for label in stack]
     for zone, owners in spec.zones.items():
         if zone not in game.ruleset.program.zones:
             raise ScenarioFailure(f"position: no zone `{zone}`")
@@ -89,7 +98,7 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
             items = wanted.setdefault(key, [])
             for kind, count in kinds.items():
                 items += [_take(pool, owner, kind) for _ in range(count)]
-    on_top = {_on_top_key(game, zone): [_take(pool, *parse_label(label)) for label in labels] for zone, labels in spec.on_top.items()}
+    on_top = {_on_top_key(game, zone): [_laid(pool, label) for label in labels] for zone, labels in spec.on_top.items()}
     taken = {c.id for items in list(wanted.values()) + list(on_top.values()) for c in items}
     emptied = []  # what the zones named by the position held and no longer hold: it goes to the box
     for key, items in state.zones.items():
