@@ -6,7 +6,6 @@ Ctrl-C, 143 stopped by SIGTERM. No failure ends in a traceback.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -18,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -32,6 +32,7 @@ from interpreter.interfaces.display import result_sentence, show
 from interpreter.interfaces.extras import import_needing_extra
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game, seating
+from interpreter.play.saves import Journal, NotASave, SaveError, check_save, read_save, restore, write_save
 from interpreter.simulation.backends import run
 from interpreter.simulation.local import default_jobs
 from interpreter.simulation.results_db import DEFAULT_DB, DatabaseError, Results
@@ -44,7 +45,6 @@ STORED_SEEDS = click.IntRange(0, 2**62 + MAX_GAMES)
 GAMES = click.IntRange(1, MAX_GAMES)
 JOBS = click.IntRange(1, 1024)
 TURNS = click.IntRange(1)
-SAVED_GAME_BYTES = 200_000_000  # a saved game of a million decisions is a few megabytes
 SHOWN_FAILURES = 10  # failed games listed by seed at the end of a run; the others are counted
 SHOWN_OPTIONS = 6  # options of each decision shown in the terminal (report.html shows every one)
 OPTION_HELP = "A game option, NAME=VALUE (repeatable); the rules' `option` declarations list them."
@@ -156,19 +156,35 @@ def schema(output: Path) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--human", "humans", multiple=True, metavar="PLAYER", help="A player typed at the terminal (repeat for hot-seat). Others are bots.")
-@click.option("--seed", type=SEEDS, default=0, show_default=True, help="Seed of the game and of the bots.")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the finished game here, for `ludolex replay`.")
+@click.option("--seed", type=SEEDS, default=0, show_default=True,
+              help="Seed of the game and of the bots (not with --load: the save has its own).")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the game to this file after every decision (resume it with --load; replay it with `ludolex replay`).")
+@click.option("--load", type=click.Path(dir_okay=False, path_type=Path),
+              help="Resume the game saved in this file, and go on saving to it (or to --save).")
 @click.option("--all", "show_all", is_flag=True, help="Show every hidden component and hand (for debugging rules, not for play).")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP + " Not with --load.")
 @click.option("--bots", default="random", show_default=True,
               help="Bot of each seat, comma-separated (one name: all seats), as for simulate (e.g. search:400); "
                    "--human overrides it for a seat.")
-def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_all: bool, options: tuple[str, ...],
-         bots: str) -> None:
+def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load: Path | None, show_all: bool,
+         options: tuple[str, ...], bots: str) -> None:
     """Play GAME in the terminal; with no --human, watch bots play.
 
     Each human sees only what their seat may see (with several, the one about to decide); watching
     bots, you see what is public, unless --all.
+
+    --save FILE writes the game to FILE after every decision, whole or not at all: quit at any
+    moment (Ctrl-C, end of input, SIGTERM) and FILE holds the game up to the last decision.
+    --load FILE replays the game saved in FILE (its seed, players and options: --seed and --option
+    are refused with --load) and goes on with the --human and --bots of this command, saving after
+    every decision to FILE, or to --save OTHER. If the rules changed since the save, it is replayed
+    under the new ones as long as every recorded choice is still offered (a note says so); if one
+    is not, it stops and says which.
+
+    Exit status: 0 the game ended (or the saved one was already over); 1 an error in the rules, a
+    save that cannot be written, or a saved game the rules no longer follow; 2 misuse (a bad
+    option, a file that is not a save of GAME); 130 abandoned (Ctrl-C, end of input), 143 SIGTERM.
     """
     ruleset = _load(game)
     players = ruleset.program.players
@@ -176,40 +192,96 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, show_
         if human not in players:
             raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
     names = _bots(bots, ruleset)
+    target = save or load  # where the game is saved as it goes
+    if target is not None and not target.parent.is_dir():
+        raise click.UsageError(f"--{'save' if save else 'load'} {target}: no folder {target.parent}")
     console = Console(highlight=False)
-    current = Game(ruleset, seed=seed, options=_options(options, ruleset))
+    note = None
+    if load is not None:
+        context = click.get_current_context()
+        for name, flag in (("seed", "--seed"), ("options", "--option")):
+            if context.get_parameter_source(name) is not ParameterSource.DEFAULT:
+                raise click.UsageError(f"{flag} with --load: the saved game keeps its own seed and options; drop {flag}")
+        try:
+            restored = restore(ruleset, read_save(load), load)
+        except SaveError as error:
+            raise _save_failure(error) from None
+        journal, note = restored.journal, restored.note
+        current, seed = journal.game, journal.game.seed
+    else:
+        current = Game(ruleset, seed=seed, options=_options(options, ruleset))
+        journal = Journal(current, ruleset.content_hash())
+    # The save of the game as of its last complete choice (a Ctrl-C may stop a choice halfway), and
+    # how many choices the file holds: a game abandoned writes the former if the file lacks it.
+    last = (len(current.log), journal.save() if target is not None else None)
+    written = len(current.log) if target is not None and target == load else None
+    wrote = False
+
+    def keep() -> None:
+        nonlocal written, wrote
+        try:
+            write_save(target, last[1])
+        except SaveError as error:
+            raise _save_failure(error) from None
+        written, wrote = last[0], True
+
     agents = {p: PromptAgent() if p in humans else make_agent(names[i % len(names)], ruleset, current, seed * 1000 + i)
               for i, p in enumerate(players)}
     viewer = EVERYTHING if show_all else (humans[0] if humans else None)
     console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
-    show(console, current, viewer)
+    if load is not None:
+        console.print(escape(f"{load}: {len(current.log)} choice(s) replayed"), soft_wrap=True)  # a path: one line
+        if note:
+            console.print("[bold]note:[/bold] " + escape(note), soft_wrap=True)
+        if current.finished:
+            console.print(escape(f"the game saved in {load} is already over"), soft_wrap=True)
+    resume = shlex.join(["ludolex", "play", game, "--load", str(target)] + [a for h in humans for a in ("--human", h)]
+                        + (["--bots", bots] if bots != "random" else []) + (["--all"] if show_all else []))
     try:
-        while not current.finished:
-            decision = current.decision
-            if decision.player in humans and decision.player != viewer and not show_all:  # hot-seat: the next seat
-                viewer = decision.player
-                console.print(escape(f"--- {viewer}'s seat ---"))
-                show(console, current, viewer)
-            index = agents[decision.player].choose(decision)
-            version, at_once = current.state.version, current.at_once
-            current.choose(index)
-            answered = [(decision, index)]
-            if at_once:  # a secret answer: told once everyone has answered
-                answered = current.last_group if any(d is decision for d, _ in current.last_group) else []
-                if not answered:
-                    console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: (in secret)")
-            for part, chosen in answered:
-                label = part.label(chosen, viewer)  # after the choice: a card played face up is known to all
-                console.print(f"[bold]{escape(part.player)}[/bold] {escape(part.name)}: {escape(label)}")
-            if current.state.version != version:
-                show(console, current, viewer)
-    except (EOFError, KeyboardInterrupt):
+        with sigterm_as_ctrl_c():
+            show(console, current, viewer)
+            while not current.finished:
+                decision = current.decision
+                if decision.player in humans and decision.player != viewer and not show_all:  # hot-seat: the next seat
+                    viewer = decision.player
+                    console.print(escape(f"--- {viewer}'s seat ---"))
+                    show(console, current, viewer)
+                index = agents[decision.player].choose(decision)
+                state_version, at_once = current.state.version, current.at_once
+                if journal.choose(index) and target is not None:
+                    last = (len(current.log), journal.save())
+                    keep()
+                answered = [(decision, index)]
+                if at_once:  # a secret answer: told once everyone has answered
+                    answered = current.last_group if any(d is decision for d, _ in current.last_group) else []
+                    if not answered:
+                        console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: (in secret)")
+                for part, chosen in answered:
+                    label = part.label(chosen, viewer)  # after the choice: a card played face up is known to all
+                    console.print(f"[bold]{escape(part.player)}[/bold] {escape(part.name)}: {escape(label)}")
+                if current.state.version != state_version:
+                    show(console, current, viewer)
+    except (EOFError, KeyboardInterrupt) as stop:
         console.print("\ngame abandoned")
-        sys.exit(130)
+        if target is not None:
+            if written != last[0]:
+                keep()
+            console.print(escape(f"saved to {target} after {last[0]} choice(s); continue with `{resume}`"),
+                          soft_wrap=True)  # the command on one line, to copy
+        sys.exit(143 if isinstance(stop, Terminated) else 130)
     console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
-    if save:
-        save.write_text(current.dumps(), encoding="utf-8")
-        console.print(escape(f"saved to {save}"))
+    if target is not None and written != last[0]:  # a game loaded already over is left as it is
+        keep()
+    if wrote:
+        console.print(escape(f"saved to {target}"), soft_wrap=True)
+
+
+def _save_failure(error) -> click.ClickException:
+    """A SaveError as the one line click prints: exit status 2 if the file is not a save of the
+    game (misuse, as for `replay`), 1 if the rules no longer follow it or it cannot be written."""
+    failure = click.ClickException(str(error))
+    failure.exit_code = 2 if error.misuse else 1
+    return failure
 
 
 @main.command()
@@ -435,45 +507,20 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jo
     Console(highlight=False).print(comparison.render_comparison(comparison.compare(sides[0], sides[1], ruleset_a, ruleset_b)))
 
 
-def _whole_number(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _options_table(options) -> bool:
-    return options is None or isinstance(options, dict) and all(
-        isinstance(k, str) and isinstance(v, (str, int, float, bool)) for k, v in options.items())
-
-
 def _check_saved_game(saved, where: Path) -> dict:
-    """A saved game (`play --save`, or a game of a results database), checked field by field."""
-    players = saved.get("players") if isinstance(saved, dict) else None
-    problem = (
-        "not a JSON object" if not isinstance(saved, dict)
-        else "`game` is not a text" if not isinstance(saved.get("game"), str)
-        else "`seed` is not a whole number" if not _whole_number(saved.get("seed"))
-        else "`choices` is not a list of whole numbers"
-        if not (isinstance(saved.get("choices"), list) and all(map(_whole_number, saved["choices"])))
-        else "`players` is not a list of names"
-        if not (players is None or isinstance(players, list) and all(isinstance(p, str) for p in players))
-        else "`options` is not a table of names and values" if not _options_table(saved.get("options"))
-        else None)
-    if problem:
-        raise click.UsageError(f"{where}: not a saved game: {problem}")
-    return saved
+    """A saved game (`play --save`, or a game of a results database), checked field by field
+    (the new fields of a save too: `format`, `version`, `decisions`)."""
+    try:
+        return check_save(saved, where)
+    except NotASave as error:
+        raise click.UsageError(str(error)) from None
 
 
 def _read_saved_game(file: Path) -> dict:
-    if not file.is_file():
-        raise click.UsageError(f"{file}: not a file")
     try:
-        with file.open("rb") as opened:
-            data = opened.read(SAVED_GAME_BYTES + 1)
-        if len(data) > SAVED_GAME_BYTES:
-            raise click.UsageError(f"{file}: not a saved game (larger than {SAVED_GAME_BYTES} bytes)")
-        saved = json.loads(data.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise click.UsageError(f"{file}: not a saved game ({type(error).__name__}: {str(error)[:200]})") from None
-    return _check_saved_game(saved, file)
+        return read_save(file)
+    except NotASave as error:
+        raise click.UsageError(str(error)) from None
 
 
 @main.command()
