@@ -635,6 +635,8 @@ class Window(Stmt):
         return True
 
     def compile(self, scope, deciding):
+        scope.symbols.decisions.setdefault(ANYTIME, set()).add(("action",))  # bots may value it like any decision
+
         def window(rt, env):
             players, you = rt.players, env["you"]
             first = players.index(you) if you in players else 0
