@@ -10,7 +10,7 @@ from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary
 from interpreter.scenarios.files import NOBODY, ScenarioFile, parse_scenario_file, with_faction_names
-from interpreter.scenarios.run import parse_label
+from interpreter.scenarios.run import FACE_DOWN, parse_label
 
 
 def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = None) -> list:
@@ -29,7 +29,7 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
         found.append(Diagnostic("LX327", f"the game has no {what} `{name}`", where(*steps), hint=did_you_mean(str(name), known)))
 
     def check_label(label, *steps):
-        if len(label.split()) not in (1, 2):
+        if len(label.removesuffix(FACE_DOWN).split()) not in (1, 2):
             found.append(Diagnostic("LX327", f"`{label}` is not a component: write `owner kind` (or `kind`), "
                                     "one per item of the list", where(*steps), hint="is a comma missing?"))
             return None
