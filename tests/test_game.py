@@ -27,6 +27,17 @@ def test_state_round_trips_through_json(cernunos):
     assert State.from_json(json.loads(text)) == game.state
 
 
+def test_a_property_holding_a_component_round_trips_through_json(cernunos):
+    game = play_random(cernunos, 3)
+    first, second = list(game.state.components.values())[:2]
+    first.props["on"] = second
+    first.props["near"] = [second]
+    again = State.from_json(json.loads(json.dumps(game.state.to_json())))
+    props = again.components[first.id].props
+    assert props["on"] is again.components[second.id] and props["near"] == [again.components[second.id]]
+    assert again == game.state
+
+
 def test_a_game_replays_from_seed_and_choices(cernunos):
     game = play_random(cernunos, 11)
     again = Game.from_json(cernunos, json.loads(game.dumps()))

@@ -80,10 +80,12 @@ class State:
             for cid in ids:
                 spec = data["components"][cid]
                 component = Component(cid, spec["kind"], spec["owner"], zone)
-                component.props = dict(spec["props"])
+                component.props = spec["props"]  # decoded below, once every component exists
                 component.face_down = spec.get("face_down", False)
                 component.known_to = frozenset(spec.get("known_to", ()))
                 state.add(component)
+        for component in state.components.values():
+            component.props = _decode(dict(component.props), state.components)
         state.variables = _decode(data["variables"], state.components)
         state.rng.setstate(_rng_from_json(data["rng"]))
         return state
@@ -110,7 +112,7 @@ class State:
 
 
 def _component_to_json(c: Component) -> dict:
-    data = {"kind": c.kind, "owner": c.owner, "props": dict(c.props)}
+    data = {"kind": c.kind, "owner": c.owner, "props": _encode(dict(c.props))}  # a property may hold a component
     if c.face_down:  # written only when set, so that saves from before face-down components still compare equal
         data["face_down"] = True
     if c.known_to:
