@@ -40,47 +40,16 @@ class NumberRange(Sequence):
     def __len__(self) -> int:
         return max(0, self.high - self.low + 1) + self.passing
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+    def __getitem__(self, index: int):
         size = len(self)
-        if index < 0:
+        if index < 0:  # from the end, as a list: `options[-1]` is `pass` if passing is allowed
             index += size
         if not 0 <= index < size:
             raise IndexError(f"option {index} out of range 0..{size - 1}")
         return PASS if self.passing and index == size - 1 else (self.low + index,)
 
-    def __iter__(self):
-        for number in range(self.low, self.high + 1):
-            yield (number,)
-        if self.passing:
-            yield PASS
-
     def index_of_number(self, number: int) -> int | None:
         return number - self.low if self.low <= number <= self.high else None
-
-    def __contains__(self, option) -> bool:
-        return self._position(option) is not None
-
-    def index(self, option, start: int = 0, stop: int | None = None) -> int:
-        position = self._position(option)
-        if position is None or position < start or (stop is not None and position >= stop):
-            raise ValueError(f"{option!r} is not in {self!r}")
-        return position
-
-    def _position(self, option) -> int | None:
-        if option == PASS:
-            return len(self) - 1 if self.passing else None
-        if isinstance(option, tuple) and len(option) == 1 and type(option[0]) is int:
-            return self.index_of_number(option[0])
-        return None
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, NumberRange):
-            return (self.low, self.high, self.passing) == (other.low, other.high, other.passing)
-        return isinstance(other, (list, tuple)) and len(other) == len(self) and list(self) == list(other)
-
-    __hash__ = None
 
     def __repr__(self) -> str:
         return f"NumberRange({self.low}, {self.high}{', or pass' if self.passing else ''})"

@@ -32,7 +32,7 @@ from interpreter.interfaces.display import result_sentence, show
 from interpreter.interfaces.extras import import_needing_extra
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game, seating
-from interpreter.play.saves import Journal, NotASave, SaveError, check_save, read_save, restore, write_save
+from interpreter.play.saves import Autosave, Journal, NotASave, SaveError, check_save, read_save, restore
 from interpreter.simulation.backends import run
 from interpreter.simulation.local import default_jobs
 from interpreter.simulation.results_db import DEFAULT_DB, DatabaseError, Results
@@ -211,19 +211,13 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
     else:
         current = Game(ruleset, seed=seed, options=_options(options, ruleset))
         journal = Journal(current, ruleset.content_hash())
-    # The save of the game as of its last complete choice (a Ctrl-C may stop a choice halfway), and
-    # how many choices the file holds: a game abandoned writes the former if the file lacks it.
-    last = (len(current.log), journal.save() if target is not None else None)
-    written = len(current.log) if target is not None and target == load else None
-    wrote = False
+    autosave = Autosave(journal, target, holds=target == load) if target is not None else None
 
-    def keep() -> None:
-        nonlocal written, wrote
+    def keep(step) -> None:  # `autosave.record` or `autosave.write`, its SaveError as click's
         try:
-            write_save(target, last[1])
+            step()
         except SaveError as error:
             raise _save_failure(error) from None
-        written, wrote = last[0], True
 
     agents = {p: PromptAgent() if p in humans else make_agent(names[i % len(names)], ruleset, current, seed * 1000 + i)
               for i, p in enumerate(players)}
@@ -248,9 +242,8 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
                     show(console, current, viewer)
                 index = agents[decision.player].choose(decision)
                 state_version, at_once = current.state.version, current.at_once
-                if journal.choose(index) and target is not None:
-                    last = (len(current.log), journal.save())
-                    keep()
+                if journal.choose(index) and autosave is not None:
+                    keep(autosave.record)
                 answered = [(decision, index)]
                 if at_once:  # a secret answer: told once everyone has answered
                     answered = current.last_group if any(d is decision for d, _ in current.last_group) else []
@@ -263,17 +256,16 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
                     show(console, current, viewer)
     except (EOFError, KeyboardInterrupt) as stop:
         console.print("\ngame abandoned")
-        if target is not None:
-            if written != last[0]:
-                keep()
-            console.print(escape(f"saved to {target} after {last[0]} choice(s); continue with `{resume}`"),
+        if autosave is not None:
+            keep(autosave.write)
+            console.print(escape(f"saved to {target} after {autosave.choices} choice(s); continue with `{resume}`"),
                           soft_wrap=True)  # the command on one line, to copy
         sys.exit(143 if isinstance(stop, Terminated) else 130)
     console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
-    if target is not None and written != last[0]:  # a game loaded already over is left as it is
-        keep()
-    if wrote:
-        console.print(escape(f"saved to {target}"), soft_wrap=True)
+    if autosave is not None:
+        keep(autosave.write)  # a game loaded already over is left as it is
+        if autosave.wrote:
+            console.print(escape(f"saved to {target}"), soft_wrap=True)
 
 
 def _save_failure(error) -> click.ClickException:

@@ -19,6 +19,13 @@ from interpreter.language.types import ANY, check
 FAILED = "None"  # the code emitted for a node that failed to check; never run (loading fails)
 
 
+def env_names(scope: Scope) -> dict[str, str]:
+    """How generated code reads each name the rules can see here: the locals, `you` and `self`."""
+    names = {name: f"env[{name!r}]" for name in scope.locals}
+    names["you"], names["self"] = "env['you']", "env['self']"
+    return names
+
+
 class Expr:
     pos: Position
     type: str = ANY  # set by code(): what kind of value this expression gives
@@ -27,10 +34,7 @@ class Expr:
         raise NotImplementedError
 
     def compile(self, scope: Scope):
-        names = {name: f"env[{name!r}]" for name in scope.locals}
-        names["you"] = "env['you']"
-        names["self"] = "env['self']"
-        return scope.codegen.expression(self.code(scope, names))
+        return scope.codegen.expression(self.code(scope, env_names(scope)))
 
     def is_simple(self, code: str) -> bool:
         return code.isidentifier() or code.startswith("env[")

@@ -16,7 +16,7 @@ from interpreter.engine.decisions import LONGEST_RANGE, PASS, Decision, NumberRa
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
-from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier
+from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names
 from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
 from interpreter.safety.limits import LIMITS, LimitExceeded
@@ -893,9 +893,7 @@ class Choose(Stmt):
                 raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`"
                                        + (" (`by any of` names no player)" if group else ""))
             index = yield Decision(decision_name, player, names, options, rt.hidden_as, members)
-            chosen = options[index]
-            for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
-                env[name] = value
+            bind(env, names, options[index])
 
         return choose, True
 
@@ -914,8 +912,7 @@ class Choose(Stmt):
                 and "numbers" not in scope.symbols.functions):
             return None
         scope.check_name(name, self.pos)
-        names = {local: f"env[{local!r}]" for local in scope.locals}
-        names["you"], names["self"] = "env['you']", "env['self']"
+        names = env_names(scope)
         low, high = (arg.code(scope, names) for arg in source.args)
         for number, arg in enumerate(source.args, 1):
             check(scope, arg.pos, "number", arg.type, f"argument {number} of `numbers`")
@@ -939,8 +936,7 @@ class Choose(Stmt):
 
     def _options(self, scope: Scope):
         """Every combination of the bound values, in order, that satisfies `where`: one comprehension."""
-        names = {name: f"env[{name!r}]" for name in scope.locals}
-        names["you"], names["self"] = "env['you']", "env['self']"
+        names = env_names(scope)
         loops, inner = [], scope
         for name, source in self.bindings:
             scope.check_name(name, self.pos)
@@ -958,8 +954,17 @@ class Choose(Stmt):
 
 
 def with_pass(options):
-    """The options and then `pass`, the last (a range stays a range)."""
-    return options.with_pass() if isinstance(options, NumberRange) else list(options) + [PASS]
+    """The options (a list made for this decision, or a range) and then `pass`, the last."""
+    if isinstance(options, NumberRange):
+        return options.with_pass()
+    options.append(PASS)
+    return options
+
+
+def bind(env: dict, names: tuple[str, ...], chosen) -> None:
+    """The names of a `choose` hold the values of the option chosen (all `none` for `pass`)."""
+    for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
+        env[name] = value
 
 
 @dataclass
@@ -1006,9 +1011,7 @@ class Simultaneously(Stmt):
                     parts.append(Decision(decision_name, player, names, options, rt.hidden_as))
             answers = (yield Simultaneous(parts)) if parts else []
             for (own, options), index in zip(each, answers):
-                chosen = options[index]
-                for name, value in zip(names, (None,) * len(names) if chosen is PASS else chosen):
-                    own[name] = value
+                bind(own, names, options[index])
                 yield from rest(rt, own)
 
         return simultaneously, True

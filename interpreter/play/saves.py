@@ -149,6 +149,29 @@ class Journal:
         return saved
 
 
+class Autosave:
+    """A game saved to `path` as it goes. `record()`, after each choice that grew the game's log,
+    takes its save and writes it; `write()` writes the last save taken unless the file holds it
+    already (a game abandoned while a choice was halfway is saved as of its last complete choice).
+    `holds`: the file already holds the game as it stands (it was loaded from there)."""
+
+    def __init__(self, journal: Journal, path: Path, holds: bool = False):
+        self.journal, self.path = journal, path
+        self.saved, self.choices = journal.save(), len(journal.game.log)
+        self.written = self.choices if holds else None  # how many choices the file holds
+        self.wrote = False  # whether this run wrote the file
+
+    def record(self) -> None:
+        self.saved, self.choices = self.journal.save(), len(self.journal.game.log)
+        self.write()
+
+    def write(self) -> None:
+        """Write the last save taken, if the file does not hold it yet; a SaveError says why it could not."""
+        if self.written != self.choices:
+            write_save(self.path, self.saved)
+            self.written, self.wrote = self.choices, True
+
+
 def dumps(saved: dict) -> str:
     """A save as JSON text: one key a line, one decision a line."""
     lines = []
