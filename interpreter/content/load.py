@@ -67,6 +67,8 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
         content.positions[("pieces", kind)] = position_of(document, ("pieces", kind), file)
         for key in ("starts_in", "traits", "per_player", "count"):
             content.positions[("pieces", kind, key)] = position_of(document, ("pieces", kind, key), file)
+        for name in spec.properties:
+            content.positions[("pieces", kind, "properties", name)] = position_of(document, ("pieces", kind, "properties", name), file)
         for name, source in spec.functions.items():
             functions = document["pieces"][kind]["functions"]
             line, column = functions.lc.value(name)

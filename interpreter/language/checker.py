@@ -9,6 +9,7 @@ from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
 from interpreter.language import declarations as d
+from interpreter.language.builtins import COMPONENT_ATTRIBUTES
 from interpreter.language.expressions import ListOf, Literal, Negate
 from interpreter.language.grammar import reserved_words
 from interpreter.language.scope import Symbols
@@ -102,6 +103,8 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
         elif isinstance(decl, d.ProcedureDecl):
             declare(decl.name, decl.pos, symbols.procedures, len(decl.params))
         elif isinstance(decl, d.PropertyDecl):
+            if decl.name in COMPONENT_ATTRIBUTES:
+                diagnostics.append(_shadowed_attribute(decl.name, decl.pos))
             if decl.name in symbols.properties or decl.name in symbols.kind_properties:
                 diagnostics.append(Diagnostic("LX301", f"property `{decl.name}` is declared twice", decl.pos,
                                               hint="pieces' `properties:` in the content declare it already"
@@ -165,10 +168,20 @@ def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, di
             if name in named and named[name] != what:
                 diagnostics.append(Diagnostic("LX301", f"`{name}` names both a {named[name]} and a {what}", where(name)))
             named.setdefault(name, what)
+    for kind, spec in content.pieces.items():
+        for name in spec.properties:
+            if name in COMPONENT_ATTRIBUTES:
+                diagnostics.append(_shadowed_attribute(name, content.positions.get(("pieces", kind, "properties", name)), True))
     for name in board.locations:
         if name in symbols.zones:
             diagnostics.append(Diagnostic("LX301", f"location `{name}` has the name of a zone",
                                           content.positions.get(("location", name), content.positions.get(("board",)))))
+
+
+def _shadowed_attribute(name: str, pos: Position | None, in_content: bool = False) -> Diagnostic:
+    hint = f"rename the property; until then `x.kind.{name}` reads the kind's value" if in_content else "rename the property"
+    return Diagnostic("LX334", f"property `{name}` has the name of an attribute every component has: `x.{name}` "
+                      f"reads that attribute, never this property", pos, hint=hint)
 
 
 def find_deciding(declarations: list, abilities: list) -> Deciding:
