@@ -27,15 +27,25 @@ def test_parsing_alone_reports_a_syntax_error_without_checking_names(tmp_path):
     assert checked.symbols.functions == {"stones": 1, "f": 1}
 
 
-def test_a_content_error_leaves_no_board_and_the_rules_are_still_parsed(tmp_path):
+def test_an_error_in_a_piece_kind_leaves_out_that_kind_and_the_rules_are_still_checked(tmp_path):
     content = CONTENT.replace("per_player: 4", "per_player: four")
+    rules = FLOW + "function broken(p) = count(x in )\nfunction near(s) = size(adjacnt(s, orthogonal))\n"
+    parsed = first_four(make_game(tmp_path, rules, content))
+    assert parsed.content.lost_kinds == {"stone"} and "stone" not in parsed.content.pieces
+    assert parsed.board is not None
+    compiled = stages.compile_rules(stages.check_names(parsed))
+    assert sorted(d.code for d in compiled.diagnostics if d.severity == "error") == ["LX101", "LX205", "LX303"]  # none about `stone`
+    with pytest.raises(LudolexError) as error:
+        load(parsed.directory)
+    assert sorted(d.code for d in error.value.diagnostics) == ["LX101", "LX205", "LX303"]
+
+
+def test_a_content_error_outside_the_piece_kinds_leaves_no_content_and_the_rules_are_still_parsed(tmp_path):
+    content = CONTENT.replace("columns: 3", "columns: three")
     parsed = first_four(make_game(tmp_path, FLOW + "function broken(p) = count(x in )\n", content))
     assert parsed.content is None and parsed.board is None
     assert sorted(d.code for d in parsed.diagnostics) == ["LX101", "LX205"]
     assert stages.compile_rules(stages.check_names(parsed)).program is None
-    with pytest.raises(LudolexError) as error:
-        load(parsed.directory)
-    assert sorted(d.code for d in error.value.diagnostics) == ["LX101", "LX205"]
 
 
 def test_checking_names_finds_a_clash_before_anything_is_compiled(tmp_path):

@@ -13,12 +13,16 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.safety.files import Boundary
 
 
-def load_content(places: Path | list[Path], boundary: Boundary | None = None) -> Content:
-    """Every *.yaml file of these folders (and these single files), merged; all problems reported together.
+def load_content(places: Path | list[Path], boundary: Boundary | None = None) -> tuple[Content | None, list[Diagnostic]]:
+    """Every *.yaml file of these folders (and these single files), merged, and every problem found.
 
-    `boundary`: where files may be read from (by default, each file's project: see `read_yaml`)."""
+    A file whose only schema errors are inside some piece kinds is kept without those kinds (named
+    in `Content.lost_kinds`), so that the rules can still be checked against the rest; with any
+    other problem the content is None. `boundary`: where files may be read from (by default, each
+    file's project: see `read_yaml`)."""
     content = Content()
     diagnostics: list[Diagnostic] = []
+    whole = True
     places = places if isinstance(places, list) else [places]
     files = [f for place in places for f in (sorted(place.glob("*.yaml")) if place.is_dir() else [place])]
     for path in files:
@@ -27,6 +31,7 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
             document = read_yaml(path, boundary)
         except LudolexError as error:
             diagnostics += error.diagnostics
+            whole = False
             continue
         if document is None:
             continue
@@ -34,11 +39,27 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
             parsed = ContentFile.model_validate(document)
         except ValidationError as error:
             diagnostics += schema_diagnostics(error, document, str(path), ContentFile)
-            continue
+            parsed = _without_broken_kinds(document, error, content.lost_kinds)
+            if parsed is None:
+                whole = False
+                continue
         _merge(content, parsed, document, str(path), diagnostics)
-    if diagnostics:
-        raise LudolexError(diagnostics)
-    return content
+    return (content if whole else None), diagnostics
+
+
+def _without_broken_kinds(document, error: ValidationError, lost_kinds: set[str]) -> ContentFile | None:
+    """The file without the piece kinds its errors are in, if every error is in one of them."""
+    broken = {e["loc"][1] for e in error.errors() if len(e["loc"]) > 1 and e["loc"][0] == "pieces"}
+    if not isinstance(document, dict) or not isinstance(document.get("pieces"), dict) or \
+            any(len(e["loc"]) < 2 or e["loc"][0] != "pieces" for e in error.errors()):
+        return None
+    rest = dict(document, pieces={k: v for k, v in document["pieces"].items() if k not in broken})
+    try:
+        parsed = ContentFile.model_validate(rest)
+    except ValidationError:
+        return None
+    lost_kinds |= {str(k) for k in broken}
+    return parsed
 
 
 def _merge(content: Content, parsed: ContentFile, document, file: str, diagnostics: list[Diagnostic]) -> None:
@@ -70,14 +91,12 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
         for name in spec.properties:
             content.positions[("pieces", kind, "properties", name)] = position_of(document, ("pieces", kind, "properties", name), file)
         for name, source in spec.functions.items():
-            functions = document["pieces"][kind]["functions"]
-            line, column = functions.lc.value(name)
+            line, column = _value_place(document["pieces"][kind], "functions", name)
             quoted = _is_quoted(file, line + 1, column)
             content.abilities.append(Ability(kind, name, source, file, line + 1, column + 1 + (1 if quoted else 0),
                                              False, value=True))
         for name, source in spec.abilities.items():
-            abilities = document["pieces"][kind]["abilities"]
-            line, column = abilities.lc.value(name)
+            line, column = _value_place(document["pieces"][kind], "abilities", name)
             # A block scalar (`|`) starts on the line after its key; its text is indented.
             block = "\n" in source.rstrip("\n") or source.endswith("\n")
             if block:
@@ -87,6 +106,15 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
                 quoted = _is_quoted(file, line + 1, column)
                 first_line, indent = line + 1, column + (1 if quoted else 0)
             content.abilities.append(Ability(kind, name, source, file, first_line, indent + 1, block))
+
+
+def _value_place(kind, table: str, name: str) -> tuple[int, int]:
+    """Where the value of `name` in a kind's `functions` or `abilities` starts (0-based line, column).
+    A key brought in by a YAML merge (`<<: ...`) has no place of its own: the table's key stands for it."""
+    try:
+        return kind[table].lc.value(name)
+    except KeyError:
+        return kind.lc.key(table)
 
 
 def _first_text_line(file: str, line: int) -> tuple[int, int]:

@@ -118,3 +118,4 @@ class Content:
     abilities: list[Ability] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written
+    lost_kinds: set[str] = field(default_factory=set)  # kinds left out for an error in their entry (reported)

@@ -25,7 +25,41 @@ def schema_diagnostic(error: dict, document, file: str, model: type[BaseModel] |
         return Diagnostic("LX203", f"unknown key `{key}`", position, hint=did_you_mean(key, known))
     if error["type"] == "missing":
         return Diagnostic("LX204", f"missing field `{location[-1]}` in {'.'.join(map(str, location[:-1])) or 'the file'}", position)
-    return Diagnostic("LX205", f"{where}: {error['msg']}", position_of(document, location, file, value=True))
+    return Diagnostic("LX205", f"{where}: {plain_words(error)}", position_of(document, location, file, value=True))
+
+
+# What pydantic's error types mean, said without pydantic's words ("Input should be ...", "Value error, ").
+PLAIN = {
+    "int_parsing": "{input} is not a whole number", "int_type": "{input} is not a whole number",
+    "int_from_float": "{input} is not a whole number", "float_parsing": "{input} is not a number",
+    "float_type": "{input} is not a number", "bool_parsing": "write `true` or `false`, not {input}",
+    "bool_type": "write `true` or `false`, not {input}", "string_type": "{input} is not a text",
+    "list_type": "a list is wanted (`[a, b]`), not {input}", "dict_type": "keys and values are wanted (`key: value`), not {input}",
+    "model_type": "keys and values are wanted (`key: value`), not {input}",
+    "greater_than_equal": "{input} is less than {ge}, the least allowed", "greater_than": "{input} must be more than {gt}",
+    "less_than_equal": "{input} is more than {le}, the most allowed", "less_than": "{input} must be less than {lt}",
+    "literal_error": "{input} is not one of {expected}", "enum": "{input} is not one of {expected}",
+    "too_short": "too few items (at least {min_length})", "too_long": "too many items (at most {max_length})",
+    "string_too_short": "too short (at least {min_length} characters)",
+    "string_too_long": "too long (at most {max_length} characters)",
+}
+
+
+def plain_words(error: dict) -> str:
+    """pydantic's message for one error, in the words of a person reading their YAML."""
+    if error["type"] in ("value_error", "assertion_error"):
+        return str(error.get("ctx", {}).get("error", error["msg"])).removeprefix("Assertion failed, ")
+    template = PLAIN.get(error["type"])
+    if template is None:
+        return error["msg"].replace("Input should be", "should be")
+    shown = error.get("input")
+    words = {"input": f"`{shown}`" if isinstance(shown, (str, int, float, bool)) else "this value", **error.get("ctx", {})}
+    if "expected" in words:  # pydantic quotes the choices: 'a', 'b' or 'c'
+        words["expected"] = str(words["expected"]).replace("'", "`")
+    try:
+        return template.format(**words)
+    except (KeyError, IndexError):
+        return error["msg"].replace("Input should be", "should be")
 
 
 def schema_diagnostics(error: ValidationError, document, file: str, model: type[BaseModel]) -> list[Diagnostic]:

@@ -6,6 +6,7 @@ alias, tags.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -59,9 +60,42 @@ def _load_round_trip(text: str, file: str):
         if isinstance(error, DuplicateKeyError):
             key = (error.problem or "").split('"')[1] if '"' in (error.problem or "") else "a key"
             raise LudolexError([Diagnostic("LX208", f"key `{key}` appears twice in this mapping", position)])
-        raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error.problem or error.context}", position)])
+        message, at_context, hint = _in_plain_words(error.problem or "", error.context or "")
+        if at_context and error.context_mark:
+            position = Position(file, error.context_mark.line + 1, error.context_mark.column + 1)
+        raise LudolexError([Diagnostic("LX202", message, position, hint=hint)])
     except Exception as error:  # ruamel raises a few unmarked errors
         raise LudolexError([Diagnostic("LX202", f"invalid YAML: {error}", Position(file, 1, 1))])
+
+
+# ruamel's problems as a person would say them: (problem, context) -> (message, whether the
+# context's place is where the mistake is, hint). The first pattern that matches wins.
+YAML_PROBLEMS = [
+    (r"expected ',' or '\]'", "flow sequence", "this `[` list is never closed", True,
+     "close it with `]` on the same line, or separate its items with `,`"),
+    (r"expected ',' or '\}'", "flow mapping", "this `{` mapping is never closed", True,
+     "close it with `}` on the same line, or separate its entries with `,`"),
+    (r"could not find expected ':'", "simple key", "this line has no `:` after its key", True, "write `key: value`"),
+    (r"end of stream", "quoted scalar", "this quoted text is never closed", True, "end it with the same quote it opened with"),
+    (r"expected <block end>", "", "this line is indented like no key or item above it", False,
+     "indent it exactly like the lines of the mapping or list it belongs to"),
+    (r"did not find expected key", "", "this line is indented like no key above it", False,
+     "indent it exactly like the keys of its mapping"),
+    (r"did not find expected '-' indicator", "", "this line is indented like no item of the list above it", False,
+     "start each item of a list with `- `, all indented alike"),
+    (r"character '\\t'", "", "a tab: YAML indents with spaces only", False, "replace the tab with spaces"),
+    (r"mapping values are not allowed here", "", "a `:` where a plain value was expected", False,
+     "is the line before missing its `:`, or this line indented too far? A text holding `: ` needs quotes"),
+    (r"unknown escape character", "", "an unknown escape (`\\`) in a double-quoted text", False,
+     "write `\\\\` for a backslash, or quote the text with single quotes"),
+]
+
+
+def _in_plain_words(problem: str, context: str) -> tuple[str, bool, str | None]:
+    for pattern, context_word, message, at_context, hint in YAML_PROBLEMS:
+        if re.search(pattern, problem) and context_word in context:
+            return message, at_context, hint
+    return f"invalid YAML: {problem or context}", False, None
 
 
 STANDARD_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}

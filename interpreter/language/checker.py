@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from interpreter.content.models import Content
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
@@ -69,8 +70,13 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             diagnostics.append(Diagnostic("LX301", f"`{BOX}` is given by the language (the zone of pieces out of play)", pos))
             return
         if name in seen or symbols.kind_of(name) not in (None, "location"):
-            first = f" (first at line {seen[name].line})" if seen.get(name) and seen[name].file == pos.file else ""
-            diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice{first}", pos))
+            content_name = {"kind": "kind of piece", "trait": "trait", "player": "player",
+                            "connection": "connection type"}.get(symbols.kind_of(name)) if name not in seen else None
+            if content_name:
+                diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice: it is already a {content_name} of the content",
+                                              pos, hint="choose another name for one of them"))
+            else:
+                diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice{_first_at(seen.get(name), pos)}", pos))
             return  # the first declaration stands
         seen[name] = pos
         table[name] = value
@@ -176,6 +182,15 @@ def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, di
         if name in symbols.zones:
             diagnostics.append(Diagnostic("LX301", f"location `{name}` has the name of a zone",
                                           content.positions.get(("location", name), content.positions.get(("board",)))))
+
+
+def _first_at(first: Position | None, again: Position) -> str:
+    """Where a name declared twice was declared first, for the message about the second."""
+    if first is None:
+        return ""
+    if first.file == again.file:
+        return f" (first at line {first.line})"
+    return f" (first at {Path(first.file).name}:{first.line})"
 
 
 def _shadowed_attribute(name: str, pos: Position | None, in_content: bool = False) -> Diagnostic:

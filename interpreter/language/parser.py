@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast as python_ast
+import difflib
 import os
 import re
 import sys
@@ -18,7 +19,7 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language import statements as s
-from interpreter.language.grammar import grammar_text
+from interpreter.language.grammar import grammar_text, reserved_words
 
 
 class _Indenter(Indenter):
@@ -94,7 +95,7 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
     try:
         tree = parse_tree(text, start)
     except (UnexpectedInput, DedentError) as error:
-        diagnostic = _syntax_diagnostic(error, file, text)
+        diagnostic = _syntax_diagnostic(error, file, text, start)
         diagnostic.position = diagnostic.position.shifted(line_offset, column_offset, block) if diagnostic.position else None
         raise LudolexError([diagnostic]) from None
     too_deep = _too_deep(tree, file, line_offset)
@@ -138,10 +139,21 @@ def parse_recovering(text: str, file: str):
             if opened and diagnostic.code == "LX101" and "end of file" in diagnostic.message:
                 diagnostic = Diagnostic("LX101", f"`{opened[2]}` is never closed", Position(file, opened[0], opened[1]))
             diagnostics.append(diagnostic)
-            match = DECLARATION.match(lines[start])
+            match = DECLARATION.match(_declaration_word_corrected(lines[start]))
             if match:
                 lost_names.add(match.group(2) or match.group(1))
     return declarations, diagnostics, lost_names
+
+
+def _declaration_word_corrected(line: str) -> str:
+    """The line with a misspelt first word (`plays:`, `funtion f(x) = ...`) replaced by the declaration
+    keyword it resembles, so that the names its lost declaration gave are known (and not reported missing)."""
+    word = re.match(r"\w*", line).group()
+    keywords = DECLARATION.pattern[2:DECLARATION.pattern.index(")")].split("|")
+    if DECLARATION.match(line) or not word:
+        return line
+    close = difflib.get_close_matches(word, keywords, n=1, cutoff=0.6)
+    return close[0] + line[len(word):] if close else line
 
 
 def _unclosed_bracket(lines: list[str], start: int, end: int) -> tuple[int, int, str] | None:
@@ -174,7 +186,7 @@ def _describe(terminal: str) -> str:
     return terminal.lower()
 
 
-def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
+def _syntax_diagnostic(error, file: str, text: str, start: str = "start") -> Diagnostic:
     if isinstance(error, DedentError):
         newline = parser().parser.lexer_conf.postlex.last_newline
         line = newline.end_line if newline is not None else 1
@@ -185,7 +197,7 @@ def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
         return Diagnostic("LX103", f"unexpected character `{char}`", Position(file, line, column))
-    expected = sorted({_describe(t) for t in getattr(error, "expected", set()) if not t.startswith("__")})
+    terminals = {t for t in getattr(error, "expected", set()) if not t.startswith("__")}
     if isinstance(error, UnexpectedToken) and error.token.type != "$END":
         token = error.token
         if token.type == "_INDENT":
@@ -196,22 +208,94 @@ def _syntax_diagnostic(error, file: str, text: str) -> Diagnostic:
         if token.type == "_NL":
             line, column = token.line, max(1, token.column)
         width = len(token.value) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+        before = text[text.rfind("\n", 0, error.pos_in_stream) + 1:error.pos_in_stream]
+        keywords = sorted(_describe(t).strip("`") for t in terminals if _describe(t).strip("`").isalpha())
+        misspelt = token.type == "NAME" and len(token.value) >= 3
+        close = difflib.get_close_matches(token.value, keywords, n=1, cutoff=0.6) if misspelt else []
+        trip = TRIPS.get(before.strip())
+        missing = [] if close or trip or token.type.startswith("_") else _missing_keywords(text, error.pos_in_stream, keywords, start)
         hint = None
-        if token.value == "=" and text[max(0, error.pos_in_stream - 1)] == "=":
+        if close:
+            hint = f"did you mean `{close[0]}`?"
+        elif trip:
+            hint = trip
+        elif len(missing) == 1:
+            hint = f"is `{missing[0]}` missing before {found}?"
+        elif token.value == "=" and text[max(0, error.pos_in_stream - 1)] == "=":
             hint = "to compare, write a single `=`"
-        elif token.value == "if" and text[:error.pos_in_stream].rstrip().endswith("else"):
+        elif token.value == "if" and before.rstrip().endswith("else"):
             hint = "write `elif`"
-        elif ({"`in`", "`by`", TOKEN_WORDS["RANK_ORDER"]} & set(expected)
-              and re.search(r"\bsorted\s*\(", text[text.rfind("\n", 0, error.pos_in_stream) + 1:error.pos_in_stream])):
+        elif {"IN", "BY", "RANK_ORDER"} & terminals and re.search(r"\bsorted\s*\(", before):
             hint = "`sorted` names each item, then the keys to order by: `sorted(x in LIST by most KEY, fewest KEY)`"
-        return Diagnostic("LX101", f"unexpected {found}; expected {_join(expected)}", Position(file, line, column, width), hint=hint)
-    return Diagnostic("LX101", f"unexpected end of file; expected {_join(expected)}", Position(file, line, column))
+        elif (statement := _misspelt_statement(before)) is not None:
+            hint = f"did you mean `{statement}`?"
+        return Diagnostic("LX101", f"unexpected {found}; expected {_expected(terminals, close or missing)}",
+                          Position(file, line, column, width), hint=hint)
+    return Diagnostic("LX101", f"unexpected end of file; expected {_expected(terminals, [])}", Position(file, line, column))
 
 
-def _join(words: list[str]) -> str:
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words) if len(words) > 1 else (words[0] if words else "something else")
+# Keywords a designer reaches for in their everyday sense, with what the language means by them.
+TRIPS = {
+    "draw": "`draw` ends the game in a draw; to draw a card, write `move top(deck) to hand(you)`",
+}
+STATEMENT_WORDS = ("move", "set", "let", "choose", "turn", "repeat", "shuffle", "flip", "emit", "perform", "score",
+                   "for", "while", "if", "pass", "window")
+VALUE_STARTS = {"NAME", "INT", "ESCAPED_STRING", "TRUE", "FALSE", "NONE", "QUANTIFIER", "SORTED", "TEST", "LSQB",
+                "MINUS", "NOT", "LPAR"}
+OPERATORS = {"PLUS", "MINUS", "STAR", "SLASH", "MOD", "EQUAL", "LESSTHAN", "MORETHAN", "AND", "OR", "TIMES"}
+MOST_SHOWN = 5
+
+
+def _missing_keywords(text: str, at: int, keywords: list[str], start: str) -> list[str]:
+    """The expected keywords that, written at `at`, let the line parse on past where it stopped."""
+    line_end = text.find("\n", at)
+    line_end = len(text) if line_end < 0 else line_end
+    fitting = []
+    for keyword in keywords:
+        try:
+            parse_tree(f"{text[:at]}{keyword} {text[at:]}", start)
+            fitting.append(keyword)
+        except UnexpectedInput as error:
+            if getattr(error, "pos_in_stream", 0) > line_end + len(keyword) + 1:
+                fitting.append(keyword)
+        except DedentError:
+            pass
+    return fitting
+
+
+def _misspelt_statement(before: str) -> str | None:
+    """A statement keyword like the first word of a line that Lark took for a procedure's name."""
+    words = before.split()
+    if len(words) != 1 or not words[0].isidentifier() or words[0] in reserved_words():
+        return None
+    close = difflib.get_close_matches(words[0], [w for w in STATEMENT_WORDS if w in reserved_words()], n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def _expected(terminals: set[str], likeliest: list[str]) -> str:
+    """What the parser would have taken, in words: a handful at most, the likeliest first (a keyword
+    like the word found, then the end of the line or a `:`, other keywords, a value, an operator)."""
+    terminals = set(terminals)
+    groups: list[str] = [f"`{word}`" for word in likeliest]
+    for structural in ("_NL", "COLON"):
+        if structural in terminals:
+            groups.append(_describe(structural))
+    value = {"NAME", "INT"} <= terminals
+    operators = len(terminals & OPERATORS) >= 3
+    for terminal in sorted(terminals, key=_describe):
+        word = _describe(terminal)
+        if (terminal in ("_NL", "COLON") or word.strip("`") in likeliest or (value and terminal in VALUE_STARTS)
+                or (operators and terminal in OPERATORS)):
+            continue
+        if word.strip("`").isalpha() or not word.startswith("`"):
+            groups.append(word)
+    groups += ["a value"] * value + ["an operator"] * operators
+    shown_already = {"_NL", "COLON"} | (VALUE_STARTS if value else set()) | (OPERATORS if operators else set())
+    groups += sorted(_describe(t) for t in terminals - shown_already
+                     if _describe(t).startswith("`") and not _describe(t).strip("`").isalpha())
+    if len(groups) > MOST_SHOWN:
+        return ", ".join(groups[:MOST_SHOWN]) + ", ..."
+    return ", ".join(groups[:-1]) + " or " + groups[-1] if len(groups) > 1 else (groups[0] if groups else "something else")
 
 
 class _AnyOf:

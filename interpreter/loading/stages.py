@@ -108,10 +108,8 @@ def read_manifest(name_or_path: str | Path) -> ManifestRead:
 
 
 def read_content(read: ManifestRead) -> ContentRead:
-    try:
-        return _next(read, content=load_content(list(read.content_places), read.boundary))
-    except LudolexError as error:
-        return _next(read, error.diagnostics, content=None)
+    content, diagnostics = load_content(list(read.content_places), read.boundary)
+    return _next(read, diagnostics, content=content)
 
 
 def build_board(read: ContentRead) -> BoardBuilt:
@@ -141,6 +139,7 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
         declarations += found
         diagnostics += syntax_errors + faction_problems
         lost_names |= lost
+    lost_names |= built.content.lost_kinds if built.content else set()
     abilities = []
     for ability in built.content.abilities if built.content else ():
         prefix = VALUE_PREFIX if ability.value else ""  # a card's function: an expression, kept as `let value = ...`
@@ -210,12 +209,12 @@ CONSEQUENCES = {"LX302", "LX303", "LX312", "LX313", "LX314", "LX315", "LX319", "
 
 
 def _about_lost_names(diagnostic: Diagnostic, lost_names: set[str]) -> bool:
-    """A complaint caused by a declaration dropped for a syntax error (reported already)."""
+    """A complaint caused by a declaration dropped for a syntax error, or a piece kind for a content error (reported already)."""
     if "*" in lost_names:
         return diagnostic.code in CONSEQUENCES
     if diagnostic.code == "LX320":
         return "play" in lost_names
-    return diagnostic.code in ("LX302", "LX303", "LX312", "LX313", "LX319", "LX315") and any(
+    return diagnostic.code in ("LX302", "LX303", "LX309", "LX312", "LX313", "LX319", "LX315") and any(
         f"`{name}`" in diagnostic.message or f"`{name}(" in diagnostic.message for name in lost_names
     )
 
