@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast as python_ast
 import difflib
+import math
 import os
 import re
 import sys
@@ -201,6 +202,12 @@ def _syntax_diagnostic(error, file: str, text: str, start: str = "start") -> Dia
     if isinstance(error, UnexpectedToken) and error.token.type != "$END":
         token = error.token
         if token.type == "_INDENT":
+            odd = _oddly_indented_line_before(text, token.end_line, token.end_column - 1)
+            if odd is not None:
+                number, width = odd
+                return Diagnostic("LX101", f"this line is indented {width} spaces, the line after it {token.end_column - 1}",
+                                  Position(file, number, width + 1),
+                                  hint=f"indent it like the other lines of its block ({token.end_column - 1} spaces)")
             return Diagnostic("LX101", "unexpected indentation: this line is indented more than the one before",
                               Position(file, token.end_line, token.end_column),
                               hint="only a line ending with `:` opens an indented block")
@@ -244,6 +251,21 @@ VALUE_STARTS = {"NAME", "INT", "ESCAPED_STRING", "TRUE", "FALSE", "NONE", "QUANT
                 "MINUS", "NOT", "LPAR"}
 OPERATORS = {"PLUS", "MINUS", "STAR", "SLASH", "MOD", "EQUAL", "LESSTHAN", "MORETHAN", "AND", "OR", "TIMES"}
 MOST_SHOWN = 5
+
+
+def _oddly_indented_line_before(text: str, line: int, indent: int) -> tuple[int, int] | None:
+    """When a line is "indented more than the one before" but it is the one before that is off (7
+    spaces among lines of 8, say): that line's number and indentation."""
+    lines = text.split("\n")
+    written = [n for n, x in enumerate(lines) if x.strip() and not x.lstrip().startswith("#")]
+    before = max((n for n in written if n < line - 1), default=None)
+    if before is None or lines[before].rstrip().endswith(":"):
+        return None
+    unit = math.gcd(*(len(lines[n]) - len(lines[n].lstrip(" ")) for n in written if n != before))
+    if not unit or indent % unit:
+        return None
+    width = len(lines[before]) - len(lines[before].lstrip(" "))
+    return (before + 1, width) if width % unit and 0 < indent - width < unit else None
 
 
 def _missing_keywords(text: str, at: int, keywords: list[str], start: str) -> list[str]:
