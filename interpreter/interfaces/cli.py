@@ -143,6 +143,30 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
 
 
 @main.command()
+@click.argument("code", required=False)
+def explain(code: str | None) -> None:
+    """Explain a diagnostic code: what it means, an example, the fix.
+
+    CODE is written LX309, lx309 or 309; without it, every code is listed. Exit status: 0
+    explained, 2 no such code.
+    """
+    from interpreter.diagnostics.explain import UnknownCode, explain_for_terminal, listing
+    from interpreter.diagnostics.explain import explain as explanation
+
+    if code is None:
+        click.echo(listing())
+        return
+    try:
+        if sys.stdout.isatty():
+            Console(highlight=False).print(explain_for_terminal(code))
+        else:
+            click.echo(explanation(code))
+    except UnknownCode as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+
+
+@main.command()
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=Path("schemas"), show_default=True,
               help="Folder to write the schemas to.")
 def schema(output: Path) -> None:
