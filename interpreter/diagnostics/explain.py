@@ -93,10 +93,6 @@ def known(text: str) -> str:
                       else f": the codes are {min(CODES)} to {max(CODES)} (`ludolex explain` lists them)"))
 
 
-def _indented(text: str) -> str:
-    return "\n".join(("    " + line) if line.strip() else "" for line in text.rstrip("\n").split("\n"))
-
-
 def _wrapped(text: str, first: str = "", width: int = 96) -> str:
     """The text's words in lines of at most `width` characters, the first line starting with `first`;
     a `code span` is never broken across two lines."""
@@ -108,69 +104,46 @@ def _wrapped(text: str, first: str = "", width: int = 96) -> str:
 NOT_YET = "No explanation is written for this code yet: docs/language.md, section 8, says what it means."
 
 
-def explain(code: str) -> str:
-    """The explanation of `code` (any spelling `normalize` accepts) as plain text."""
+Line = list[tuple[str, str]]  # a line of the explanation: runs of (text, rich style for a terminal)
+
+
+def _lines(code: str, width: int) -> list[Line]:
+    """The explanation of `code` (any spelling `normalize` accepts), its paragraphs wrapped to `width`."""
     code = known(code)
     severity, summary = CODES[code]
+    colour = {"error": "red", "warning": "yellow"}.get(severity, "cyan")
+    lines: list[Line] = [[(code, f"bold {colour}"), (f" ({severity})", colour), (f": {summary}", "")], []]
     entry = explanations().get(code)
     if entry is None:  # a code newer than its explanation (tests/test_explain.py fails until it is written)
-        return f"{code} ({severity}): {summary}\n\n{NOT_YET}"
-    return "\n".join([
-        f"{code} ({severity}): {summary}",
-        "",
-        _wrapped(entry["meaning"]),
-        "",
-        f"Wrong{_where(entry)}:",
-        "",
-        _indented(entry["wrong"]),
-        "",
-        "Right:",
-        "",
-        _indented(entry["right"]),
-        "",
-        _wrapped(entry["fix"], first="Fix: "),
-    ])
+        return lines + [[(NOT_YET, "")]]
+    fix = _wrapped(entry["fix"], first="Fix: ", width=width).split("\n")
+    return (lines + [[(line, "")] for line in _wrapped(entry["meaning"], width=width).split("\n")] + [[]]
+            + [[("Wrong", "bold red"), (f"{_where(entry)}:", "")], []] + _example(entry["wrong"]) + [[]]
+            + [[("Right", "bold green"), (":", "")], []] + _example(entry["right"]) + [[]]
+            + [[("Fix:", "bold"), (fix[0].removeprefix("Fix:"), "")]] + [[(line, "")] for line in fix[1:]])
 
 
-def explain_for_terminal(code: str):
-    """The same explanation for rich to print on a terminal: the code and the headings in colour, the
-    examples in bold, each paragraph wrapped to the terminal's width (at most 96 characters)."""
-    from rich.markup import escape
+def _example(text: str) -> list[Line]:
+    """An example's lines, indented; the lines saying which file a part goes in are dimmed."""
+    return [[(f"    {line}", "dim" if PART.match(line) else "bold")] if line.strip() else []
+            for line in text.rstrip("\n").split("\n")]
+
+
+def explain(code: str, width: int = 96) -> str:
+    """The explanation of `code` as plain text."""
+    return "\n".join("".join(text for text, _ in line) for line in _lines(code, width))
+
+
+def explain_for_terminal(code: str, width: int = 96):
+    """The same explanation for rich to print on a terminal, in colour; code is never wrapped."""
     from rich.text import Text
 
-    code = known(code)
-    severity, summary = CODES[code]
-    entry = explanations().get(code)
-    colour = {"error": "red", "warning": "yellow"}.get(severity, "cyan")
-    title = Text.from_markup(f"[bold {colour}]{code}[/] [{colour}]({severity})[/]: {escape(summary)}")
-
-    def example(text: str) -> Text:
-        lines = Text(no_wrap=True, overflow="ignore")  # code is never wrapped
-        for i, line in enumerate(text.rstrip("\n").split("\n")):
-            lines.append(("\n" if i else "") + ("    " if line else ""))
-            lines.append(line, style="dim" if PART.match(line) else "bold")
-        return lines
-
-    class Explanation:
-        def __rich_console__(self, console, options):
-            width = min(options.max_width, 96)
-            yield title
-            yield Text("")
-            if entry is None:
-                yield Text(NOT_YET)
-                return
-            yield Text(_wrapped(entry["meaning"], width=width))
-            yield Text("")
-            yield Text.from_markup(f"[bold red]Wrong[/]{escape(_where(entry))}:")
-            yield example(entry["wrong"])
-            yield Text("")
-            yield Text.from_markup("[bold green]Right[/]:")
-            yield example(entry["right"])
-            yield Text("")
-            fix = _wrapped(entry["fix"], first="Fix: ", width=width)
-            yield Text.assemble(("Fix:", "bold"), fix.removeprefix("Fix:"))
-
-    return Explanation()
+    shown = Text(no_wrap=True, overflow="ignore")
+    for i, line in enumerate(_lines(code, width)):
+        shown.append("\n" if i else "")
+        for text, style in line:
+            shown.append(text, style=style)
+    return shown
 
 
 def listing() -> str:

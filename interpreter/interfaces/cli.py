@@ -158,7 +158,8 @@ def explain(code: str | None) -> None:
         return
     try:
         if sys.stdout.isatty():
-            Console(highlight=False).print(explain_for_terminal(code))
+            console = Console(highlight=False)
+            console.print(explain_for_terminal(code, min(console.width, 96)))
         else:
             click.echo(explanation(code))
     except UnknownCode as error:

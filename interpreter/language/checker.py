@@ -70,8 +70,7 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             diagnostics.append(Diagnostic("LX301", f"`{BOX}` is given by the language (the zone of pieces out of play)", pos))
             return
         if name in seen or symbols.kind_of(name) not in (None, "location"):
-            content_name = {"kind": "kind of piece", "trait": "trait", "player": "player",
-                            "connection": "connection type"}.get(symbols.kind_of(name)) if name not in seen else None
+            content_name = None if name in seen else CONTENT_NAMES.get(symbols.kind_of(name))
             if content_name:
                 diagnostics.append(Diagnostic("LX301", f"`{name}` is declared twice: it is already a {content_name} of the content",
                                               pos, hint="choose another name for one of them"))
@@ -161,13 +160,17 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
     return symbols
 
 
+# What the names the content gives are (`Symbols.kind_of`), in the words of a message.
+CONTENT_NAMES = {"kind": "kind of piece", "trait": "trait", "player": "player", "connection": "connection type"}
+
+
 def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:
     """Kinds, players, traits, connection types and locations share one space of names."""
     named: dict[str, str] = {}
-    groups = [("kind of piece", symbols.kinds, lambda n: content.positions.get(("pieces", n))),
-              ("player", symbols.players, lambda n: content.positions.get(("players", n))),
-              ("trait", sorted(symbols.traits), lambda n: None),
-              ("connection type", sorted(symbols.connections), lambda n: content.positions.get(("board",))),
+    groups = [(CONTENT_NAMES["kind"], symbols.kinds, lambda n: content.positions.get(("pieces", n))),
+              (CONTENT_NAMES["player"], symbols.players, lambda n: content.positions.get(("players", n))),
+              (CONTENT_NAMES["trait"], sorted(symbols.traits), lambda n: None),
+              (CONTENT_NAMES["connection"], sorted(symbols.connections), lambda n: content.positions.get(("board",))),
               ("location", board.locations, lambda n: content.positions.get(("location", n), content.positions.get(("board",))))]
     for what, names, where in groups:
         for name in names:

@@ -110,9 +110,9 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION = re.compile(r"^(faction|option|zone|variable|property|function|modify|override|procedure|instead of|anytime|when|always|"
-                         r"setup|play)"
-                         r"\b\s*(\w*)")
+DECLARATION_WORDS = ("faction", "option", "zone", "variable", "property", "function", "modify", "override", "procedure",
+                     "instead of", "anytime", "when", "always", "setup", "play")
+DECLARATION = re.compile(rf"^({'|'.join(DECLARATION_WORDS)})\b\s*(\w*)")
 
 
 def parse_recovering(text: str, file: str):
@@ -150,10 +150,9 @@ def _declaration_word_corrected(line: str) -> str:
     """The line with a misspelt first word (`plays:`, `funtion f(x) = ...`) replaced by the declaration
     keyword it resembles, so that the names its lost declaration gave are known (and not reported missing)."""
     word = re.match(r"\w*", line).group()
-    keywords = DECLARATION.pattern[2:DECLARATION.pattern.index(")")].split("|")
     if DECLARATION.match(line) or not word:
         return line
-    close = difflib.get_close_matches(word, keywords, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, DECLARATION_WORDS, n=1, cutoff=0.6)
     return close[0] + line[len(word):] if close else line
 
 
@@ -297,24 +296,15 @@ def _misspelt_statement(before: str) -> str | None:
 def _expected(terminals: set[str], likeliest: list[str]) -> str:
     """What the parser would have taken, in words: a handful at most, the likeliest first (a keyword
     like the word found, then the end of the line or a `:`, other keywords, a value, an operator)."""
-    terminals = set(terminals)
-    groups: list[str] = [f"`{word}`" for word in likeliest]
-    for structural in ("_NL", "COLON"):
-        if structural in terminals:
-            groups.append(_describe(structural))
     value = {"NAME", "INT"} <= terminals
     operators = len(terminals & OPERATORS) >= 3
-    for terminal in sorted(terminals, key=_describe):
-        word = _describe(terminal)
-        if (terminal in ("_NL", "COLON") or word.strip("`") in likeliest or (value and terminal in VALUE_STARTS)
-                or (operators and terminal in OPERATORS)):
-            continue
-        if word.strip("`").isalpha() or not word.startswith("`"):
-            groups.append(word)
-    groups += ["a value"] * value + ["an operator"] * operators
-    shown_already = {"_NL", "COLON"} | (VALUE_STARTS if value else set()) | (OPERATORS if operators else set())
-    groups += sorted(_describe(t) for t in terminals - shown_already
-                     if _describe(t).startswith("`") and not _describe(t).strip("`").isalpha())
+    folded = {"_NL", "COLON"} | (VALUE_STARTS if value else set()) | (OPERATORS if operators else set())
+    words = sorted(_describe(t) for t in terminals - folded)
+    keywords = [w for w in words if w.strip("`").isalpha() and w.strip("`") not in likeliest]
+    groups = ([f"`{word}`" for word in likeliest] + [_describe(t) for t in ("_NL", "COLON") if t in terminals]
+              + keywords + [w for w in words if not w.startswith("`")]
+              + ["a value"] * value + ["an operator"] * operators
+              + [w for w in words if w.startswith("`") and not w.strip("`").isalpha()])
     if len(groups) > MOST_SHOWN:
         return ", ".join(groups[:MOST_SHOWN]) + ", ..."
     return ", ".join(groups[:-1]) + " or " + groups[-1] if len(groups) > 1 else (groups[0] if groups else "something else")
