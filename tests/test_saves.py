@@ -322,3 +322,44 @@ def test_ctrl_c_in_the_middle_of_a_choice_saves_the_game_as_of_the_last_complete
     saved = read_save(path)
     assert len(saved["choices"]) == len(saved["decisions"]) == 4
     assert restore(load("cernunos"), saved, path).note is None  # the state saved is that after the 4th choice
+
+
+def test_replay_follows_a_save_by_label_when_changed_rules_moved_its_options(tmp_path):
+    path = abandoned(tmp_path)
+    saved = json.loads(path.read_text())
+    folder = changed_cernunos(tmp_path, lambda rules: rules.replace(
+        "square in locations where can_place(you, kind, square) as place",
+        "square in sorted(s in locations by fewest s.column) where can_place(you, kind, square) as place"))
+    saved["game"] = str(folder)
+    path.write_text(json.dumps(saved))
+    assert restore(load(folder), saved, path).moved > 0  # by index, the replay would be another game
+    result = run("replay", path)
+    assert result.exit_code == 0, result.output
+    assert "note: the rules of cernunos changed since the save" in result.output
+    for number, (player, name, label) in enumerate(saved["decisions"], 1):
+        assert f"{number:>4}. {player} {name}: {label}\n" in result.output
+
+
+def test_replay_of_a_save_the_changed_rules_cannot_follow_says_where_in_one_line(tmp_path):
+    path = abandoned(tmp_path)
+    saved = json.loads(path.read_text())
+    folder = changed_cernunos(tmp_path, lambda rules: rules.replace(" as place", " as put"))
+    saved["game"] = str(folder)
+    path.write_text(json.dumps(saved))
+    result = run("replay", path)
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and "Traceback" not in result.output
+    first = saved["decisions"][0][2]
+    assert f"{path}: choice 1 of {len(saved['choices'])}: the save recorded green `place`: {first}, " \
+           "but the rules now ask green `put` with options: " in result.output
+    assert "the rules changed since the save" in result.output
+
+
+def test_undo_after_loading_goes_back_into_the_saved_game(tmp_path):
+    path = abandoned(tmp_path)  # green's three choices and purple's between them
+    saved = json.loads(path.read_text())
+    result = run("play", "cernunos", "--load", path, "--human", "green", input="undo\nundo\n")
+    assert result.exit_code == 130, result.output
+    greens = [i for i, step in enumerate(saved["decisions"]) if step[0] == "green"]
+    assert f"undone: green's `place` ({saved['decisions'][greens[-1]][2]})" in result.output
+    assert f"undone: green's `place` ({saved['decisions'][greens[-2]][2]})" in result.output
+    assert json.loads(path.read_text())["decisions"] == saved["decisions"][:greens[-2]]  # --load's file follows

@@ -123,14 +123,14 @@ SEEN = {"rulesets": [], "limit_stops": 0, "recorded": []}
 def install_hooks() -> None:
     """Keep the ruleset validate_ruleset loads (so that it is not loaded twice), count the limit
     stops, and keep every exception play_one turns into a record (with its traceback)."""
-    loader = validation.load_ruleset
+    loader = validation.ruleset_of
 
-    def keeping(folder, *args, **kwargs):
-        ruleset = loader(folder, *args, **kwargs)
+    def keeping(*args, **kwargs):
+        ruleset = loader(*args, **kwargs)
         SEEN["rulesets"].append(ruleset)
         return ruleset
 
-    validation.load_ruleset = keeping
+    validation.ruleset_of = keeping
     exceeded = getattr(limits, "LimitExceeded", None)
     if exceeded is not None:
         original_init = exceeded.__init__

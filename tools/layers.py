@@ -25,6 +25,7 @@ LAYERS = [
     {"agents"},
     {"scenarios", "simulation"},
     {"validation"},
+    {"lsp"},
     {"interfaces"},
 ]
 LEVEL = {package: level for level, packages in enumerate(LAYERS) for package in packages}

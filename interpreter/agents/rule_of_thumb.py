@@ -134,8 +134,18 @@ def _number(value) -> float:
 
 
 def policy_path(ruleset, name: str) -> Path:
-    return ruleset.directory / "bots" / f"{name}.yaml"
+    return bot_files(ruleset).get(name, ruleset.directory / "bots" / f"{name}.yaml")
 
 
 def bot_names(ruleset) -> list[str]:
-    return ["random"] + sorted(p.stem for p in (ruleset.directory / "bots").glob("*.yaml"))
+    return ["random"] + sorted(bot_files(ruleset))
+
+
+def bot_files(ruleset) -> dict[str, Path]:
+    """The rule-of-thumb bots of a ruleset's `bots/` folder, by name; a variant also plays its bases'
+    (its own first, when both have one of that name)."""
+    found: dict[str, Path] = {}
+    for folder in (ruleset.directory, *ruleset.bases):
+        for path in sorted((folder / "bots").glob("*.yaml")):
+            found.setdefault(path.stem, path)
+    return found

@@ -23,9 +23,7 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
     content = Content()
     diagnostics: list[Diagnostic] = []
     whole = True
-    places = places if isinstance(places, list) else [places]
-    files = [f for place in places for f in (sorted(place.glob("*.yaml")) if place.is_dir() else [place])]
-    for path in files:
+    for path in content_files(places if isinstance(places, list) else [places]):
         content.files.append(path)
         try:
             document = read_yaml(path, boundary)
@@ -45,6 +43,11 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
                 continue
         _merge(content, parsed, document, str(path), diagnostics)
     return (content if whole else None), diagnostics
+
+
+def content_files(places: list[Path]) -> list[Path]:
+    """The content files of these folders (their *.yaml, by name) and single files, in order."""
+    return [f for place in places for f in (sorted(place.glob("*.yaml")) if place.is_dir() else [place])]
 
 
 def _without_broken_kinds(document, error: ValidationError, lost_kinds: set[str]) -> ContentFile | None:

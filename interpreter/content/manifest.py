@@ -5,6 +5,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from interpreter.content.models import Name
 from interpreter.content.yaml_source import position_of
 from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.errors import LudolexError
@@ -17,12 +18,20 @@ class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
     title: str = ""
-    content: str | list[str]  # content folders, and single content files (a variant's own map)
+    content: str | list[str] | None = None  # content folders, and single content files (a variant's own map)
     rules: list[str] = []  # other folders whose *.rules are part of this game (a variant of another game)
     description: str = ""
     score: str | None = None  # a function of one player: the score shown in curves and reports
+    # A variant (`content/variants.py`): the game it changes, and what it changes.
+    base: str | None = None  # the base game: a game's name, or its folder (from this one)
+    # Each may be left empty (only comments under it), as `ludolex variant new` writes them.
+    overrides: dict[Name, dict[Name, object]] | None = None  # kind -> property -> its new value
+    add: list[str] | None = None  # files of the variant's own (`.rules`, content `.yaml`) added to the base's
+    remove: list[str] | None = None  # files of the base left out (by path from here, or by name)
 
     def content_places(self) -> list[str]:
+        if self.content is None:
+            return []
         return [self.content] if isinstance(self.content, str) else list(self.content)
 
 

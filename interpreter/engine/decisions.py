@@ -79,18 +79,21 @@ class Decision:
     `options`, a sequence made on demand; `number_range` then gives its (low, high). A decision
     the group makes (`by any of PLAYERS`) lists them in `group`, any of whom may answer; `player`
     is the first of them, whom bots and simulations ask. For any other decision `group` is ().
+    `origin` is what `Game.why_not` reads to explain an option that is not offered.
     """
 
-    __slots__ = ("name", "player", "variables", "options", "hidden_as", "group")
+    __slots__ = ("name", "player", "variables", "options", "hidden_as", "group", "origin")
 
     def __init__(self, name: str, player: str, variables: tuple[str, ...], options: Sequence[tuple],
-                 hidden_as: Callable[[str | None, Component], str | None] | None = None, group: tuple[str, ...] = ()):
+                 hidden_as: Callable[[str | None, Component], str | None] | None = None, group: tuple[str, ...] = (),
+                 origin: tuple | None = None):
         self.name = name
         self.player = player
         self.variables = variables
         self.options = options
         self.hidden_as = hidden_as  # (viewer, component) -> its back if the viewer cannot tell which it is
         self.group = tuple(group)  # the players any of whom may answer (`by any of`), the first being `player`
+        self.origin = origin  # (the rule that asks it, the values of the names in view): to explain a refusal
 
     @property
     def number_range(self) -> tuple[int, int] | None:

@@ -22,7 +22,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from interpreter.agents.agent import PromptAgent
 from interpreter.agents.bots import make_agent, rule_of_thumb_files
 from interpreter.content.manifest import find_ruleset
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
@@ -30,9 +29,10 @@ from interpreter.diagnostics.formats import FORMATS, render
 from interpreter.engine.decisions import EVERYTHING
 from interpreter.interfaces.display import result_sentence, show
 from interpreter.interfaces.extras import import_needing_extra
+from interpreter.interfaces.terminal import Session
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game, seating
-from interpreter.play.saves import Autosave, Journal, NotASave, SaveError, check_save, read_save, restore
+from interpreter.play.saves import Journal, NotASave, SaveError, check_save, read_save, restore
 from interpreter.simulation.backends import run
 from interpreter.simulation.local import default_jobs
 from interpreter.simulation.results_db import DEFAULT_DB, DatabaseError, Results
@@ -168,6 +168,18 @@ def explain(code: str | None) -> None:
 
 
 @main.command()
+def lsp() -> None:
+    """The language server, over standard input and output, for an editor (see README's "Editors").
+
+    It checks every ruleset of the editor's workspace as `validate` does, as you type, and offers
+    completion, hover, go to definition, find references and rename across rules and YAML files.
+    """
+    from interpreter.lsp.server import main as serve
+
+    serve()
+
+
+@main.command()
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=Path("schemas"), show_default=True,
               help="Folder to write the schemas to.")
 def schema(output: Path) -> None:
@@ -197,7 +209,10 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
     """Play GAME in the terminal; with no --human, watch bots play.
 
     Each human sees only what their seat may see (with several, the one about to decide); watching
-    bots, you see what is public, unless --all.
+    bots, you see what is public, unless --all. At a decision, type a number or the start of an
+    option, `why LABEL` (why it is not offered), `undo`, `save [FILE]`, `show` or `help`.
+    Without --save, Ctrl-C saves a game with a person at the table to a new file of the current
+    folder, and names it.
 
     --save FILE writes the game to FILE after every decision, whole or not at all: quit at any
     moment (Ctrl-C, end of input, SIGTERM) and FILE holds the game up to the last decision.
@@ -236,17 +251,15 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
     else:
         current = Game(ruleset, seed=seed, options=_options(options, ruleset))
         journal = Journal(current, ruleset.content_hash())
-    autosave = Autosave(journal, target, holds=target == load) if target is not None else None
 
-    def keep(step) -> None:  # `autosave.record` or `autosave.write`, its SaveError as click's
-        try:
-            step()
-        except SaveError as error:
-            raise _save_failure(error) from None
+    def make_bots(playing: Game) -> dict:  # the bots of the seats nobody takes, for this game
+        return {p: make_agent(names[i % len(names)], ruleset, playing, seed * 1000 + i)
+                for i, p in enumerate(players) if p not in humans}
 
-    agents = {p: PromptAgent() if p in humans else make_agent(names[i % len(names)], ruleset, current, seed * 1000 + i)
-              for i, p in enumerate(players)}
-    viewer = EVERYTHING if show_all else (humans[0] if humans else None)
+    def resume(path: Path) -> str:  # the command that goes on with the game saved in `path`
+        return shlex.join(["ludolex", "play", game, "--load", str(path)] + [a for h in humans for a in ("--human", h)]
+                          + (["--bots", bots] if bots != "random" else []) + (["--all"] if show_all else []))
+
     console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
     if load is not None:
         console.print(escape(f"{load}: {len(current.log)} choice(s) replayed"), soft_wrap=True)  # a path: one line
@@ -254,43 +267,14 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
             console.print("[bold]note:[/bold] " + escape(note), soft_wrap=True)
         if current.finished:
             console.print(escape(f"the game saved in {load} is already over"), soft_wrap=True)
-    resume = shlex.join(["ludolex", "play", game, "--load", str(target)] + [a for h in humans for a in ("--human", h)]
-                        + (["--bots", bots] if bots != "random" else []) + (["--all"] if show_all else []))
+    session = Session(console, journal, humans, make_bots, target, resume, show_all, holds=target == load)
     try:
         with sigterm_as_ctrl_c():
-            show(console, current, viewer)
-            while not current.finished:
-                decision = current.decision
-                if decision.player in humans and decision.player != viewer and not show_all:  # hot-seat: the next seat
-                    viewer = decision.player
-                    console.print(escape(f"--- {viewer}'s seat ---"))
-                    show(console, current, viewer)
-                index = agents[decision.player].choose(decision)
-                state_version, at_once = current.state.version, current.at_once
-                if journal.choose(index) and autosave is not None:
-                    keep(autosave.record)
-                answered = [(decision, index)]
-                if at_once:  # a secret answer: told once everyone has answered
-                    answered = current.last_group if any(d is decision for d, _ in current.last_group) else []
-                    if not answered:
-                        console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: (in secret)")
-                for part, chosen in answered:
-                    label = part.label(chosen, viewer)  # after the choice: a card played face up is known to all
-                    console.print(f"[bold]{escape(part.player)}[/bold] {escape(part.name)}: {escape(label)}")
-                if current.state.version != state_version:
-                    show(console, current, viewer)
+            session.run()
+    except SaveError as error:
+        raise _save_failure(error) from None
     except (EOFError, KeyboardInterrupt) as stop:
-        console.print("\ngame abandoned")
-        if autosave is not None:
-            keep(autosave.write)
-            console.print(escape(f"saved to {target} after {autosave.choices} choice(s); continue with `{resume}`"),
-                          soft_wrap=True)  # the command on one line, to copy
         sys.exit(143 if isinstance(stop, Terminated) else 130)
-    console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
-    if autosave is not None:
-        keep(autosave.write)  # a game loaded already over is left as it is
-        if autosave.wrote:
-            console.print(escape(f"saved to {target}"), soft_wrap=True)
 
 
 def _save_failure(error) -> click.ClickException:
@@ -319,9 +303,11 @@ def _save_failure(error) -> click.ClickException:
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+@click.option("--run", "run_name", default=None, metavar="NAME",
+              help="The run's name in DB [default: its bots, players, seating and options].")
 def simulate(game: str, games: int, seed: int, bots: str, players: str | None, max_turns: int | None,
              fixed_seats: bool, check: bool, jobs: int | None, db: Path, backend: str, address: str | None,
-             options: tuple[str, ...]) -> None:
+             options: tuple[str, ...], run_name: str | None) -> None:
     """Play GAMES games between bots, keep them in DB, and report win rates and game length.
 
     Games already in DB (same ruleset version, table and seed) are not played again: a run that
@@ -331,7 +317,10 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
 
     The seating turns: the players by one seat each game, the bots by one seat every N games (N
     players), so that each player sits in each seat, and is played by each bot, equally often;
-    --fixed-seats keeps one order. The run's name in DB says which (`seats=rotating`, `seats=fixed`).
+    --fixed-seats keeps one order. The run's key in DB says which (`seats=rotating`, `seats=fixed`).
+
+    The games are one run of DB, named by --run NAME (or by its key), which `ludolex runs DB` lists
+    and `report` and `replay` choose; the same command again (or --run NAME) resumes it.
 
     Exit status: 0 every game ended; 1 some game stopped on an error or a limit, or DB cannot be
     used (damaged, read-only, full, in use); 2 misuse (a bad option, DB not a results database);
@@ -345,14 +334,15 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
     jobs = jobs or default_jobs()
     console = Console(highlight=False, stderr=True, soft_wrap=True)
     with sigterm_as_ctrl_c(), closing(Results(db)) as results:
+        run_name = _named(results, ruleset.name, version, bots_key, run_name)
         done = results.seeds_done(version, bots_key, wanted)
         to_play = games - len(done)
-        console.print(escape(f"{ruleset.name} (version {version}), bots {bots_key}: {len(done)} game(s) already in {db}, "
+        console.print(escape(f"{ruleset.name} (version {version}), run `{run_name}`: {len(done)} game(s) already in {db}, "
                              f"{to_play} to play on {jobs} {'Ray worker(s)' if backend == 'ray' else 'process(es)'}"))
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
         records = results.records(version, bots_key, wanted, with_log=False)
-    failures = _print_summary(records, _context(ruleset.name, version, bots_key, db, game), usage=False)
+    failures = _print_summary(records, _context(ruleset.name, version, run_name, bots_key, db, game), usage=False)
     sys.exit(status or (1 if failures else 0))
 
 
@@ -430,12 +420,48 @@ def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
         raise click.UsageError(f"--players: {error}")
 
 
-def _context(name: str, version: str, run: str, db: Path, game: str):
+def _named(results: Results, game: str, version: str, key: str, name: str | None) -> str:
+    from interpreter.simulation.runs import RunError, name_run
+
+    try:
+        return name_run(results, game, version, key, name)
+    except RunError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _chosen_run(results: Results, name: str | None, bots: str | None, players: str | None, version: str | None,
+                options: dict | None = None):
+    """The run of DB that --run, --bots, --players, --version (and --option) choose: a usage error
+    that lists the runs if none or several do."""
+    from interpreter.simulation.runs import RunError, choose_run, list_runs
+
+    written = [(option, str(value)) for option, value in options.items()] if options else None  # as in a run's key
+    try:
+        return choose_run(list_runs(results), str(results.path), name, bots, players, version, written)
+    except RunError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _run_options(function):
+    """--run, --bots, --players, --version: how `report` and `replay` choose a run of a database."""
+    for option in reversed([
+            click.option("--run", "run_name", default=None, metavar="NAME",
+                         help="The run's name (`ludolex runs DB` lists them)."),
+            click.option("--bots", default=None, help="The run whose bots are these (`random,rule_of_thumb`)."),
+            click.option("--players", "--factions", "players", default=None,
+                         help="The run with these players (or this many)."),
+            click.option("--version", "version", default=None,
+                         help="The run of this version (its hash, or the start of it).")]):
+        function = option(function)
+    return function
+
+
+def _context(name: str, version: str, run: str, key: str, db: Path, game: str):
     """Where a report comes from; `game` as `replay --game` takes it (a name or a folder)."""
     from interpreter.reports.overview import RunContext
 
-    replay = shlex.join(["ludolex", "replay", str(db), "--game", game] +
-                        [f"--option={name}={value}" for name, value in options_of_key(run)])
+    replay = shlex.join(["ludolex", "replay", str(db), "--game", game, "--run", run] +
+                        [f"--option={name}={value}" for name, value in options_of_key(key)])
     return RunContext(name, version, run, click.get_current_context().meta.get(COMMAND_LINE, ""),
                       datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                       replay.replace("{", "{{").replace("}", "}}") + " --seed {seed}")
@@ -460,29 +486,46 @@ def _print_summary(records: list[dict], context, usage: bool) -> int:
 
 @main.command()
 @click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--version", "version", default=None, help="Ruleset version (hash) to report [default: the one with most games].")
+@_run_options
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the PNG plots and report.html.")
-def report(db: Path, version: str | None, plots: Path | None) -> None:
-    """The report of stored games: a summary in plain words, then win rates with 95% intervals (by
+def report(db: Path, run_name: str | None, bots: str | None, players: str | None, version: str | None,
+           plots: Path | None) -> None:
+    """The report of one run of DB: a summary in plain words, then win rates with 95% intervals (by
     player, seat and bot), how games ended, length, scores, how often each option was chosen, and the
-    games that stopped on an error. --plots writes the PNG plots and report.html, the whole page."""
+    games that stopped on an error. --plots writes the PNG plots and report.html, the whole page.
+
+    With several runs in DB, choose one by --run NAME, or by --bots, --players and --version; without
+    a choice, the runs are listed and none is reported (exit status 2).
+    """
     write_plots = import_needing_extra("interpreter.reports.plots").write_plots if plots else None  # matplotlib
 
     with closing(Results(db, read_only=True)) as results:
-        versions = results.versions()
-        if not versions:
-            raise click.UsageError(f"{db}: no games")
-        chosen = next((v for v in versions if version is None or v[1].startswith(version)), None)
-        if chosen is None:
-            raise click.UsageError(f"{db}: no version {version}; versions: {', '.join(v[1] for v in versions)}")
-        game, ruleset_hash, bots, count = chosen
-        records = results.records(ruleset_hash, bots, with_log=False)
-    click.echo(f"{game}, version {ruleset_hash}, bots {bots}: {count} game(s)")
-    context = _context(game, ruleset_hash, bots, db, game)
+        run = _chosen_run(results, run_name, bots, players, version)
+        records = results.records(run.version, run.key, with_log=False)
+    click.echo(f"{run.game}, version {run.version}, run `{run.name}`: {run.games} game(s)")
+    context = _context(run.game, run.version, run.name, run.key, db, run.game)
     _print_summary(records, context, usage=True)
     if plots:
         for path in write_plots(records, plots, context=context):
             click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def runs(db: Path) -> None:
+    """List the runs of the results database DB: name, game, version, players, bots, games, failures, dates."""
+    from interpreter.reports.summary import rich_table
+    from interpreter.simulation.runs import list_runs, runs_sheet
+
+    with closing(Results(db, read_only=True)) as results:
+        found = list_runs(results)
+    if not found:
+        click.echo(f"{db}: no games")
+        return
+    table = rich_table(runs_sheet(found, str(db)))
+    for column in table.columns:
+        column.overflow = "fold"  # a name or a version whole, never cut short
+    Console(highlight=False, width=None if sys.stdout.isatty() else 200).print(table)
 
 
 @main.command()
@@ -498,30 +541,69 @@ def report(db: Path, version: str | None, plots: Path | None) -> None:
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option for both sides (repeatable).")
 @click.option("--b-option", "b_options", multiple=True, metavar="NAME=VALUE",
               help="A game option for RULESET_B only (repeatable): `compare root root --b-option map=winter`.")
+@click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the plots and compare.html, the whole comparison.")
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
-            players: str | None, max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...]) -> None:
-    """Play two versions of a game on the same seeds and say which differences are significant."""
-    from interpreter.reports import comparison, failures
+            players: str | None, max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...],
+            plots: Path | None) -> None:
+    """Play two versions of a game on the same seeds, and say which differences are significant.
 
+    Both are checked before any game is played. Each seed is played by A and by B with the same
+    seating and bots, and the games are compared pair by pair: McNemar's exact test for each win
+    rate, Wilcoxon's signed-rank test for lengths and scores, corrected for the number of measures
+    (Holm), each change also in relative terms. --plots DIR writes the plots and compare.html.
+    """
+    from interpreter.reports import paired
+
+    write_comparison = import_needing_extra("interpreter.reports.paired_plots").write_comparison if plots else None
     jobs = jobs or default_jobs()
     wanted = range(seed, seed + games)
     tables = []  # both checked before any game
-    for name, side_options in ((ruleset_a, options), (ruleset_b, options + b_options)):
-        ruleset = _load(name)
+    for name, ruleset in zip((ruleset_a, ruleset_b), _load_sides([ruleset_a, ruleset_b])):
+        side_options = options if name is ruleset_a else options + b_options
         chosen = _options(side_options, ruleset, "--option" if side_options == options else "--b-option")
         tables.append((name, ruleset, Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns,
                                             options=tuple(sorted(chosen.items())))))
+    versions = [(ruleset.content_hash(), table.key()) for _, ruleset, table in tables]
+    same = versions[0] == versions[1]
     sides = []
     with closing(Results(db)) as results:
-        for name, ruleset, table in tables:
-            version, bots_key = ruleset.content_hash(), table.key()
+        if same:  # said before the games are played
+            click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({versions[0][0]}) with the same "
+                       "options: each seed gives the same game twice", err=True)
+        for (name, ruleset, table), (version, bots_key) in zip(tables, versions):
             done = results.seeds_done(version, bots_key, wanted)
             click.echo(f"{name}: version {version}, {games - len(done)} game(s) to play")
             with closing(run(ruleset, (s for s in wanted if s not in done), table, jobs)) as stream:
                 for record in stream:
                     results.add(ruleset.name, version, bots_key, record)
-            sides.append(failures.finished(results.records(version, bots_key, wanted, with_log=False)))
-    Console(highlight=False).print(comparison.render_comparison(comparison.compare(sides[0], sides[1], ruleset_a, ruleset_b)))
+            sides.append(results.records(version, bots_key, wanted, with_log=False))
+    comparison = paired.compare_paired(sides[0], sides[1], ruleset_a, ruleset_b, same_version=same)
+    Console(highlight=False, width=None if sys.stdout.isatty() else 120).print(paired.render_paired(comparison))
+    if plots:
+        title = f"{tables[0][1].name}: {ruleset_a} vs {ruleset_b}, bots {bots}"
+        for path in write_comparison(comparison, plots, title):
+            click.echo(f"wrote {path}")
+
+
+def _load_sides(names: list[str]) -> list:
+    """The rulesets `compare` plays, every problem of each said before the command stops: exit 2 if one
+    does not exist, 1 if one has errors."""
+    loaded, status = [], 0
+    for name in names:
+        try:
+            find_ruleset(name)
+            loaded.append(load_ruleset(name))
+        except LudolexError as error:
+            missing = error.diagnostics[0].code == "LX001" and error.diagnostics[0].position is None
+            click.echo(f"error: {error.diagnostics[0].message}" if missing else f"{name}:\n{error}", err=True)
+            status = 2 if missing else max(status, 1)
+        except (ValueError, OSError) as error:  # a NUL byte, a name too long...
+            click.echo(f"error: no ruleset `{name}` ({error})", err=True)
+            status = 2
+    if status:
+        sys.exit(status)
+    return loaded
 
 
 def _check_saved_game(saved, where: Path) -> dict:
@@ -546,30 +628,57 @@ def _read_saved_game(file: Path) -> dict:
 @click.option("--seed", type=STORED_SEEDS, default=None, help="With a results database: the seed of the game to replay.")
 @click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="With a results database: the options the game was played with (a saved game names its own).")
-def replay(file: Path, step: bool, seed: int | None, game: str | None, options: tuple[str, ...]) -> None:
-    """Replay a saved game (a JSON file, or --game G --seed S from a results database).
+              help="With a results database: the options the game was played with [default: its run's].")
+@_run_options
+def replay(file: Path, step: bool, seed: int | None, game: str | None, options: tuple[str, ...],
+           run_name: str | None, bots: str | None, players: str | None, version: str | None) -> None:
+    """Replay a saved game (a JSON file), or the game of seed S of a results database (--seed S).
 
-    A simulated game that stopped on an error replays to that error, and ends with it.
+    In a database, the game is that of the run --run NAME (or --bots, --players, --version, --option)
+    chooses among the runs of GAME's version (--game GAME; default: the run's game, by its name); with
+    several runs and no choice, they are listed. A simulated game that stopped on an error replays to that
+    error, and ends with it.
 
     Exit status: 0 the replay reached the saved game; 1 it did not (the file does not match the
     rules, or the rules stopped on an error, or the simulated game had stopped on one); 2 misuse (FILE is not a saved game nor a results database).
     """
     stopped = None  # the error a simulated game stopped on
     if seed is not None:
-        if game is None:
-            raise click.UsageError("replaying from a database needs --game and --seed")
-        ruleset = _load(game)
+        ruleset = _load(game) if game is not None else None
+        given = _options(options, ruleset) if ruleset else \
+            {text.partition("=")[0].strip(): text.partition("=")[2].strip() for text in options}  # as typed
         with closing(Results(file, read_only=True)) as results:
-            stored = results.records(ruleset.content_hash(), None, range(seed, seed + 1))
+            run = _chosen_run(results, run_name, bots, players, version or (ruleset and ruleset.content_hash()), given)
+            if ruleset is None:
+                try:
+                    find_ruleset(run.game)
+                except (LudolexError, ValueError, OSError):
+                    raise click.UsageError(f"run `{run.name}` is a run of {run.game}, which is not found by its name: "
+                                           "give its folder with --game") from None
+                ruleset = _load(run.game)
+            if run.version != ruleset.content_hash():
+                raise click.UsageError(f"run `{run.name}` was played with version {run.version} of {run.game}, whose "
+                                       f"rules are now version {ruleset.content_hash()}: a game replays only under "
+                                       "the rules it was played with")
+            stored = results.records(run.version, run.key, range(seed, seed + 1))
         if not stored:
-            raise click.UsageError(f"{file}: no game of this version of {game} with seed {seed}")
-        saved = _check_saved_game({"game": game, "seed": seed, "choices": stored[0]["log"],
-                                   "players": stored[0]["players"], "options": _options(options, ruleset)}, file)
+            raise click.UsageError(f"{file}: run `{run.name}` has no game with seed {seed}")
+        played_with = tuple(f"{name}={value}" for name, value in options_of_key(run.key))
+        saved = _check_saved_game({"game": game or run.game, "seed": seed, "choices": stored[0]["log"],
+                                   "players": stored[0]["players"], "options": _options(played_with, ruleset)}, file)
         stopped = stored[0]["error"]
     else:
         saved = _read_saved_game(file)
         ruleset = _load(saved["game"])
+        if saved.get("decisions") is not None and saved.get("version") != ruleset.content_hash():
+            # a save of `play` under rules changed since: followed by label, as `play --load` does
+            try:
+                restored = restore(ruleset, saved, file)
+            except SaveError as error:
+                raise _save_failure(error) from None
+            if restored.note:
+                click.echo(f"note: {restored.note}")
+            saved = dict(saved, choices=restored.game.log, state=restored.game.state.to_json())
     choices = saved["choices"]
     console = Console(highlight=False)
     try:
@@ -600,6 +709,37 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
     if current.state.to_json() != saved.get("state", current.state.to_json()):
         raise click.ClickException("the replay does not reach the saved state")
     console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
+
+
+@main.group()
+def variant() -> None:
+    """Variants: a game written as another game and what it changes (docs/language.md, section 2)."""
+
+
+@variant.command(name="new")
+@click.argument("name")
+@click.option("--from", "base", required=True, metavar="GAME",
+              help="The game it changes: a game's name, or its folder.")
+@click.option("--into", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The folder to write it in [default: ./rulesets if there is one, else the current folder].")
+def variant_new(name: str, base: str, into: Path | None) -> None:
+    """Write a new variant of GAME, NAME/game.yaml, that names its base and changes nothing yet.
+
+    Exit status: 0 written; 1 the base game has errors; 2 misuse (no such game, a bad name, a folder
+    that exists already: nothing is written over).
+    """
+    from interpreter.loading.new_variant import write_variant
+
+    _load(base)  # a game that does not exist, or has errors, before anything is written
+    try:
+        path = write_variant(name, base, into or (Path("rulesets") if Path("rulesets").is_dir() else Path(".")))
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    except LudolexError as error:
+        click.echo(str(error), err=True)
+        sys.exit(1)
+    click.echo(f"wrote {path}: a variant of {base} that changes nothing yet. Write its changes under `overrides:`, "
+               f"then `ludolex validate {path.parent}` and `ludolex compare {base} {path.parent}`.")
 
 
 @main.command(name="test")

@@ -93,7 +93,8 @@ def zones_table(game: Game, zones: dict) -> Table:
 def show(console: Console, game: Game, viewer=None) -> None:
     """The game as `viewer` may see it: a player, None (a spectator: what is public) or EVERYTHING."""
     zones = zones_seen(game, viewer)
-    console.print(board_table(game, zones, name_owners=not shows_colour(console)))
+    if game.ruleset.board.locations:  # a game without a board shows its zones alone
+        console.print(board_table(game, zones, name_owners=not shows_colour(console)))
     console.print(zones_table(game, zones))
 
 

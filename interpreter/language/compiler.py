@@ -12,6 +12,7 @@ from interpreter.engine.state import BOX
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
 from interpreter.language.codegen import CodeGen, CodeTooLarge, python_identifier
+from interpreter.language.explaining import GuardedOptions
 from interpreter.language.expressions import quantified_code
 from interpreter.language.program import Program, make_procedure, make_replaced, make_trigger
 from interpreter.language.scope import Scope, Symbols
@@ -38,6 +39,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     program.symbols = symbols
     codegen = program.codegen = CodeGen()
     scope = Scope(symbols, diagnostics, codegen=codegen)
+    program.anytime_guards = GuardedOptions({}, scope)
     deciding = find_deciding(declarations, abilities)
 
     modifiers = _changes(declarations, d.ModifyDecl, symbols.functions, "modify", "function to modify", scope)
@@ -67,6 +69,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                     program.functions[decl.name] = _function(number, decl, modifiers.get(decl.name, []),
                                                              overrides.get(decl.name, []), scope)
                     program.function_positions[decl.name] = decl.pos
+                    program.definitions[decl.name] = (decl, modifiers.get(decl.name, []), overrides.get(decl.name, []))
                 except (RecursionError, MemoryError):  # Python refuses code this deep
                     scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
             elif isinstance(decl, d.ProcedureDecl):
@@ -93,6 +96,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                     check(scope, decl.condition.pos, "bool", decl.condition.type, "the condition of an `anytime` action")
                 body = run_body(*decl.body.compile(scope, deciding, catch_return=True))
                 program.anytime_actions.append((decl.name, condition, body))
+                program.anytime_guards.conditions[decl.name] = decl.condition
             elif isinstance(decl, d.AlwaysDecl):
                 body, generator = decl.body.compile(scope, deciding)
                 if generator:

@@ -18,6 +18,8 @@ class Program:
     kinds_with_trait: dict[str, frozenset]
     functions: dict = field(default_factory=dict)  # name -> f(rt, *args)
     function_positions: dict = field(default_factory=dict)  # name -> where it is declared
+    definitions: dict = field(default_factory=dict)  # function name -> (declaration, modifiers, overrides): to explain
+    explained: dict = field(default_factory=dict)  # sub-expressions compiled on their own, to explain (see explaining)
     procedures: dict = field(default_factory=dict)  # name -> f(rt, caller_env, args)
     abilities: dict = field(default_factory=dict)  # (kind, ability) -> f(rt, env)
     card_values: dict = field(default_factory=dict)  # (kind, function) -> f(rt, env) leaving env["value"]
@@ -42,6 +44,7 @@ class Program:
     backs: dict = field(default_factory=dict)  # kind -> what a face-down component of it shows (content `back`)
     known: dict = field(default_factory=dict)  # kind -> who knows its face-down components ("owner" or "nobody")
     anytime_actions: list = field(default_factory=list)  # (name, condition(rt, env) or None, generator body(rt, env))
+    anytime_guards: object = None  # the `anytime` actions' conditions, to explain (explaining.GuardedOptions)
     private_variables: dict = field(default_factory=dict)  # name -> "private" (each their own) or "hidden" (nobody)
     unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order
     options: dict = field(default_factory=dict)  # option -> its values, the default first

@@ -16,6 +16,7 @@ from interpreter.engine.decisions import LONGEST_RANGE, PASS, Decision, NumberRa
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
+from interpreter.language.explaining import ChoiceRule
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names
 from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
@@ -649,7 +650,8 @@ class Window(Stmt):
                     offered = [a for a in rt.program.anytime_actions if a[1] is None or a[1](rt, inner)]
                     if not offered:
                         break
-                    index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS])
+                    index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS],
+                                           origin=(rt.program.anytime_guards, inner))
                     if index == len(offered):
                         break
                     yield from offered[index][2](rt, dict(inner))
@@ -869,6 +871,7 @@ class Choose(Stmt):
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
         names, decision_name, optional, group = tuple(self.binds()), self.name, self.optional, self.group
         scope.symbols.decisions.setdefault(decision_name, set()).add(names)
+        rule = ChoiceRule(self, scope)
 
         def choose(rt, env):
             options = enumerate_options(rt, env)
@@ -892,7 +895,7 @@ class Choose(Stmt):
             if player is None:
                 raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`"
                                        + (" (`by any of` names no player)" if group else ""))
-            index = yield Decision(decision_name, player, names, options, rt.hidden_as, members)
+            index = yield Decision(decision_name, player, names, options, rt.hidden_as, members, (rule, env))
             bind(env, names, options[index])
 
         return choose, True
@@ -997,6 +1000,7 @@ class Simultaneously(Stmt):
         options_of = first.option_source(inner)
         names, decision_name, optional = first.binds(), first.name, first.optional
         scope.symbols.decisions.setdefault(decision_name, set()).add(names)
+        rule = ChoiceRule(first, inner)
         rest = run_body(*Block(self.body.statements[1:]).compile(inner.with_locals(*names), deciding))
 
         def simultaneously(rt, env):
@@ -1008,7 +1012,7 @@ class Simultaneously(Stmt):
                 options = with_pass(options) if optional else options
                 if options:  # a player with nothing to choose (and no pass) takes no part
                     each.append((own, options))
-                    parts.append(Decision(decision_name, player, names, options, rt.hidden_as))
+                    parts.append(Decision(decision_name, player, names, options, rt.hidden_as, origin=(rule, own)))
             answers = (yield Simultaneous(parts)) if parts else []
             for (own, options), index in zip(each, answers):
                 bind(own, names, options[index])

@@ -24,6 +24,7 @@ class Ruleset:
     rule_files: list[Path]
     warnings: list[Diagnostic]
     policies: dict = field(default_factory=dict)  # rule-of-thumb bots loaded so far, by name
+    bases: tuple[Path, ...] = ()  # a variant's base folder, that base's own base..., nearest first
 
     def initial_state(self, seed: int, options: dict | None = None) -> State:
         """The components in their starting zones (only the kinds the chosen `options` give the game)."""
@@ -53,12 +54,13 @@ class Ruleset:
         return names
 
     def content_hash(self) -> str:
-        """The version of the ruleset: a hash of its manifest, rules files and content files."""
+        """The version of the ruleset: a hash of its manifest (a variant's and its bases'), rules files and content files."""
         import hashlib
 
         digest = hashlib.sha256()
         boundary = Boundary.of_ruleset(self.directory)
-        for path in [self.directory / MANIFEST] + sorted(self.rule_files) + sorted(self.content.files):
+        manifests = [folder / MANIFEST for folder in (self.directory, *self.bases)]
+        for path in manifests + sorted(self.rule_files) + sorted(self.content.files):
             digest.update(path.name.encode() + b"\0" + read_source_bytes(path, boundary) + b"\0")
         return digest.hexdigest()[:16]
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from interpreter.content.load import load_content
+from interpreter.content import variants
+from interpreter.content.load import content_files, load_content
 from interpreter.content.manifest import MANIFEST, Manifest, find_ruleset, manifest_paths
 from interpreter.content.models import Ability, Content
 from interpreter.content.schema_errors import schema_diagnostics
@@ -44,6 +45,9 @@ class ManifestRead:
     document: object  # the manifest's YAML, for the positions of its values
     content_places: tuple[Path, ...]
     rule_folders: tuple[Path, ...]
+    extra_rules: tuple[Path, ...]  # rules files besides those of the folders (a variant's: its base's, its own)
+    overrides: tuple[variants.Override, ...]  # a variant's changes to the content, its bases' first
+    bases: tuple[Path, ...]  # a variant's base folder, that base's own base..., nearest first
     diagnostics: tuple[Diagnostic, ...]
 
     @property
@@ -88,10 +92,13 @@ def _next(previous, diagnostics=(), **added):
     return stage(**kept, **added)
 
 
-def read_manifest(name_or_path: str | Path) -> ManifestRead:
+def read_manifest(name_or_path: str | Path, _variants: frozenset[Path] = frozenset()) -> ManifestRead:
     """The ruleset's folder and manifest, and the content and rules folders it names (each inside the
-    project and existing); raises LudolexError, since nothing else can be read without them."""
-    new_run()
+    project and existing), or for a variant, its base's files and its changes (`content/variants.py`);
+    raises LudolexError, since nothing else can be read without them. `_variants`: the variants being
+    read whose base this is."""
+    if not _variants:
+        new_run()
     directory = find_ruleset(str(name_or_path))
     boundary = Boundary.of_ruleset(directory)
     manifest_path = directory / MANIFEST
@@ -100,15 +107,44 @@ def read_manifest(name_or_path: str | Path) -> ManifestRead:
         manifest = Manifest.model_validate(document)
     except ValidationError as error:
         raise LudolexError(schema_diagnostics(error, document, str(manifest_path), Manifest)) from None
+    problems = variants.manifest_problems(manifest, document, str(manifest_path))
+    if problems:
+        raise LudolexError(problems)
+    if manifest.base is not None:
+        return _read_variant(directory, boundary, manifest, document, _variants)
     places = manifest_paths(directory, manifest.content_places(), document, manifest_path, "content",
                             lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file", boundary)
     rule_folders = manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir,
                                   "rules folder", boundary)
-    return ManifestRead(directory, boundary, manifest, document, tuple(places), tuple(rule_folders), ())
+    return ManifestRead(directory, boundary, manifest, document, tuple(places), tuple(rule_folders), (), (), (), ())
+
+
+def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, document, within: frozenset[Path]):
+    """A variant: its base read first (a variant of a variant too), then its files and overrides added."""
+    folder = variants.base_folder(manifest, document, directory, boundary, within)
+    base = read_manifest(folder, within | {directory.resolve()})
+    rules, content, problems = variants.variant_files(
+        manifest, document, directory, boundary, base.manifest.name, [p.resolve() for p in _rules_files(base)],
+        [p.resolve() for p in content_files(list(base.content_places))])
+    if problems:
+        raise LudolexError(problems)
+    if manifest.score is None:  # the base's score, unless the variant names its own
+        manifest = manifest.model_copy(update={"score": base.manifest.score})
+    overrides = base.overrides + tuple(variants.read_overrides(manifest, document, str(directory / MANIFEST)))
+    return ManifestRead(directory, boundary, manifest, document, tuple(content), (), tuple(rules), overrides,
+                        (base.directory,) + base.bases, ())
+
+
+def _rules_files(read: ManifestRead) -> list[Path]:
+    """Every `*.rules` file of the rules folders and the ruleset's folder, and the extra ones."""
+    folders = read.rule_folders + (read.directory,)
+    return [f for folder in folders for f in sorted(folder.glob("*.rules"))] + list(read.extra_rules)
 
 
 def read_content(read: ManifestRead) -> ContentRead:
     content, diagnostics = load_content(list(read.content_places), read.boundary)
+    if content is not None and read.overrides:
+        diagnostics += variants.apply_overrides(content, list(read.overrides))
     return _next(read, diagnostics, content=content)
 
 
@@ -126,7 +162,7 @@ VALUE_PREFIX = "let value = "
 def parse_rules(built: BoardBuilt) -> RulesParsed:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the content's abilities."""
     diagnostics: list[Diagnostic] = []
-    rule_files = [f for folder in built.rule_folders + (built.directory,) for f in sorted(folder.glob("*.rules"))]
+    rule_files = _rules_files(built)
     declarations, lost_names = [], set()
     for path in rule_files:
         try:
@@ -186,14 +222,23 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     shipped game (its folder's name under `rulesets/`). Runs every stage; if any finds an error, raises
     `LudolexError`, whose `diagnostics` list every error (file, line, column) in file order. The
     warnings of a game that loads are in `Ruleset.warnings`."""
-    done = compile_rules(check_names(parse_rules(build_board(read_content(read_manifest(name_or_path))))))
+    return ruleset_of(run_stages(name_or_path))
+
+
+def run_stages(name_or_path: str | Path) -> RulesCompiled:
+    """Every stage, whatever they find (raises only if the manifest cannot be read)."""
+    return compile_rules(check_names(parse_rules(build_board(read_content(read_manifest(name_or_path))))))
+
+
+def ruleset_of(done: RulesCompiled) -> Ruleset:
+    """The game the stages loaded; a LudolexError listing every error, in file order, if they found any."""
     diagnostics = list(done.diagnostics)
     if any(d.severity == "error" for d in diagnostics):  # "never used" is noise beside real errors
         diagnostics = [d for d in diagnostics if d.code != "LX325"]
     if done.program is None or any(d.severity == "error" for d in diagnostics):
         raise LudolexError(_in_file_order(diagnostics))
     return Ruleset(done.manifest.name, done.directory, done.manifest, done.content, done.board, done.program,
-                   list(done.rule_files), _in_file_order(diagnostics))
+                   list(done.rule_files), _in_file_order(diagnostics), bases=done.bases)
 
 
 def _not_lost(diagnostics: list[Diagnostic], lost_names: frozenset[str]) -> list[Diagnostic]:

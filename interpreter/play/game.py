@@ -15,6 +15,7 @@ from interpreter.engine.decisions import Decision, Simultaneous
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Runtime
 from interpreter.engine.state import State
 from interpreter.loading.ruleset import Ruleset
+from interpreter.play.why_not import WhyNot, why_not
 from interpreter.safety.limits import LIMITS, LimitExceeded
 from interpreter.safety.watchdog import WATCHDOG
 
@@ -187,6 +188,12 @@ class Game:
         if diagnostics:
             raise ValueError("; ".join(d.message for d in diagnostics))
         return value(self.runtime, {"you": self.decision.player if self.decision else None})
+
+    def why_not(self, label: str, by: str | None = None) -> WhyNot:
+        """Why the option `label` is not offered to `by` (default: the player deciding): a `WhyNot`
+        whose `reasons` name the conditions of the rules that refused it, with file and line
+        (`str()` of it gives plain sentences). See `interpreter.play.why_not`."""
+        return why_not(self, label, by)
 
     def clone(self, choices: Sequence[int] | None = None) -> Game:
         """A new game that goes on exactly as this one: the same ruleset, seed, players, options,

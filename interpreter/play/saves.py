@@ -151,7 +151,7 @@ class Journal:
 
 class Autosave:
     """A game saved to `path` as it goes. `record()`, after each choice that grew the game's log,
-    takes its save and writes it; `write()` writes the last save taken unless the file holds it
+    takes its save (`take()`) and writes it; `write()` writes the last save taken unless the file holds it
     already (a game abandoned while a choice was halfway is saved as of its last complete choice).
     `holds`: the file already holds the game as it stands (it was loaded from there)."""
 
@@ -161,8 +161,12 @@ class Autosave:
         self.written = self.choices if holds else None  # how many choices the file holds
         self.wrote = False  # whether this run wrote the file
 
-    def record(self) -> None:
+    def take(self) -> None:
+        """Take the save of the game as it stands (after a complete choice), without writing it."""
         self.saved, self.choices = self.journal.save(), len(self.journal.game.log)
+
+    def record(self) -> None:
+        self.take()
         self.write()
 
     def write(self) -> None:

@@ -398,3 +398,78 @@ def histogram(values: Sequence[float], bins: int = 10) -> list[Bin]:
     for value in values:
         counts[(math.floor(value) - low) // width] += 1
     return [Bin(low + i * width, low + (i + 1) * width - 1, c) for i, c in enumerate(counts)]
+
+
+# Paired tests ----------------------------------------------------------------------------------------
+# Two versions of a game played on the same seeds give pairs of games (A, B) that share their seed,
+# seating and bots: what differs within a pair is the version. These tests compare within pairs.
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Exact McNemar test of a yes-or-no outcome measured on pairs (a win in A, a win in B): the two-sided
+    p-value that, among the discordant pairs (`a_only` pairs yes in A only, `b_only` in B only), each
+    kind is equally likely. An exact binomial test of a_only out of a_only + b_only against one half;
+    the pairs that agree say nothing of a difference. 1.0 without discordant pairs."""
+    return binomial_p_value(a_only, a_only + b_only, 0.5)
+
+
+def _ranks(values: Sequence[float]) -> list[float]:
+    """The rank of each value among `values` (1 the smallest), ties given the mean of their ranks."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for i in order[start:end + 1]:
+            ranks[i] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
+
+
+EXACT_WILCOXON = 50  # up to this many non-zero differences without ties, the exact distribution
+
+
+def wilcoxon_signed_rank(differences: Sequence[float]) -> tuple[float, float]:
+    """Wilcoxon's signed-rank test that paired differences (B - A) are centred on zero: returns (W+,
+    two-sided p-value), W+ the sum of the ranks of the positive differences among the non-zero |d|.
+
+    As scipy.stats.wilcoxon with its defaults: zero differences are dropped (Wilcoxon's method); with
+    at most 50 differences left and no tied |d|, the p-value is exact (2 min(P(W <= w), P(W >= w)),
+    W+ counted over the 2^n equally likely signs); otherwise the normal approximation, mean
+    n (n + 1) / 4 and variance n (n + 1) (2n + 1) / 24 less (t^3 - t) / 48 for each group of t tied
+    |d|, without continuity correction. 1.0 when every difference is zero."""
+    nonzero = [d for d in differences if d != 0]
+    n = len(nonzero)
+    if n == 0:
+        return 0.0, 1.0
+    ranks = _ranks([abs(d) for d in nonzero])
+    w_plus = math.fsum(r for r, d in zip(ranks, nonzero) if d > 0)
+    tied = [ranks.count(r) for r in set(ranks)]
+    if n <= EXACT_WILCOXON and all(t == 1 for t in tied):
+        ways = [1] + [0] * (n * (n + 1) // 2)  # ways[s]: the sets of ranks 1..n that sum to s
+        for rank in range(1, n + 1):
+            for total in range(len(ways) - 1, rank - 1, -1):
+                ways[total] += ways[total - rank]
+        w = round(w_plus)
+        below, above = sum(ways[:w + 1]), sum(ways[w:])
+        return w_plus, min(1.0, 2 * min(below, above) / 2 ** n)
+    mean = n * (n + 1) / 4
+    variance = n * (n + 1) * (2 * n + 1) / 24 - sum(t ** 3 - t for t in tied) / 48
+    if variance <= 0:
+        return w_plus, 1.0
+    z = (w_plus - mean) / math.sqrt(variance)
+    return w_plus, math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the order given: the k-th smallest of m is multiplied by
+    m - k + 1, each kept at least as large as the one before it and at most 1. Compared with 0.05, they
+    keep the chance of any false alarm among the m tests under 5%."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - k) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

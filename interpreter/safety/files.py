@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +81,21 @@ def read_source(path: Path, boundary: Boundary | None = None) -> str:
     return text
 
 
+_UNSAVED: dict[Path, bytes] = {}  # an editor's texts not yet saved, by resolved path (`editing`)
+
+
+@contextmanager
+def editing(texts: dict[Path, str]):
+    """While inside, `read_source` reads these texts in place of the files on disk: the language
+    server checks what the designer sees in the editor, saved or not. The same checks apply."""
+    _UNSAVED.clear()
+    _UNSAVED.update({Path(path).resolve(): text.encode("utf-8") for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.clear()
+
+
 def read_source_bytes(path: Path, boundary: Boundary | None = None) -> bytes:
     """The bytes of one file of a ruleset, read as `read_source` says (without decoding them)."""
     boundary = boundary or Boundary.of_ruleset(path.parent)
@@ -95,6 +111,9 @@ def read_source_bytes(path: Path, boundary: Boundary | None = None) -> bytes:
     if not boundary.contains(real):
         raise refuse("LX209", f"`{path.name}` leads outside the project: only the project's own files are read",
                       hint=OUTSIDE_HINT)
+    data = _UNSAVED.get(real)
+    if data is not None:
+        return _within_size(data, path, refuse)
     try:
         if not stat.S_ISREG(os.stat(real).st_mode):  # before opening: opening a device may act on it
             raise refuse("LX210", f"`{path.name}` is not a regular file (a folder, a FIFO, a device...): it is not read")
@@ -105,6 +124,10 @@ def read_source_bytes(path: Path, boundary: Boundary | None = None) -> bytes:
             data = file.read(LIMITS.file_bytes + 1)
     except OSError as error:
         raise refuse("LX210", f"`{path.name}` cannot be read: {error.strerror or error}") from None
+    return _within_size(data, path, refuse)
+
+
+def _within_size(data: bytes, path: Path, refuse) -> bytes:
     if len(data) > LIMITS.file_bytes:
         raise refuse("LX211", f"`{path.name}` is larger than {LIMITS.file_bytes:,} bytes (LUDOLEX_FILE_BYTES)",
                       hint="split it into smaller files, or raise the limit (docs/limits.md)")

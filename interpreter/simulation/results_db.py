@@ -8,7 +8,8 @@ Results format 2 added the `winners` column (a JSON list: a shared or co-operati
 format 3 the `ending` column (how the game ended, in the rules' words: `win p by "knockout"`), format 4
 the `seat_bots` (the bot of each seat, in the order of `players`), `option_counts` (how often each
 player chose each option, see `simulation.usage`) and `finished_at` (when the game was stored, UTC)
-columns.
+columns. The `runs` table names the runs (`simulation.runs`); a database without it (older, or opened
+read-only) has only runs of their default names.
 An older database is still read as it is, each game's winners taken from its `winner` column when it
 has no `winners`, and the bot of each seat from its run's bots (`a,b`: a in seat 1, b in seat 2, a in
 seat 3...: the bots did not turn before format 4); opened to store games, it first gets the new
@@ -54,6 +55,14 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
+CREATE TABLE IF NOT EXISTS runs (
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    ruleset_hash TEXT NOT NULL,
+    bots TEXT NOT NULL,
+    named_at TEXT,
+    PRIMARY KEY (ruleset_hash, bots)
+);
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
@@ -108,7 +117,7 @@ class Results:
         tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         columns = self.columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
         known = [[]] + [COLUMNS[:n] for n in range(len(OLD_COLUMNS), len(COLUMNS) + 1)]
-        unmarked_but_ours = mark == 0 and version == 0 and tables in ([], ["games"]) and columns in known
+        unmarked_but_ours = mark == 0 and version == 0 and set(tables) <= {"games", "runs"} and columns in known
         if mark != APPLICATION_ID and not unmarked_but_ours:
             raise DatabaseError(f"{self.path}: not a ludolex results database (an SQLite file of another program); "
                                 "give another --db", misuse=True)
@@ -191,6 +200,22 @@ class Results:
     def commit(self) -> None:
         with self._errors():
             self.db.commit()
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of a query, its errors said in one line."""
+        with self._errors():
+            return list(self.db.execute(sql, params))
+
+    def write(self, sql: str, rows: list[tuple]) -> None:
+        """Run one statement for each of `rows`, and commit them together."""
+        with self._errors():
+            self.db.execute("BEGIN IMMEDIATE")  # waits for another writer, rather than failing on a stale read
+            try:
+                self.db.executemany(sql, rows)
+                self.db.commit()
+            except BaseException:
+                self.db.rollback()
+                raise
 
     def versions(self) -> list[tuple[str, str, str, int]]:
         """(game, ruleset hash, bots, number of games), most games first."""

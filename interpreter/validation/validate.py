@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.agents.rule_of_thumb import Policy, read_policy_file
+from interpreter.agents.rule_of_thumb import Policy, bot_files, read_policy_file
 from interpreter.content.manifest import MANIFEST
 from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.errors import LudolexError
-from interpreter.loading.stages import load_ruleset
+from interpreter.loading.stages import RulesCompiled, ruleset_of, run_stages
 from interpreter.safety.files import Boundary
 from interpreter.validation.provisional import provisional_notes
 from interpreter.scenarios.check import check_scenarios
@@ -30,10 +30,19 @@ def validate(path: Path) -> list[Diagnostic]:
 
 
 def validate_ruleset(folder: Path) -> list[Diagnostic]:
-    """The diagnostics of a ruleset: its manifest, rules and content, its scenario files, its bots."""
+    """The diagnostics of a ruleset: its manifest, rules and content, its scenario files, its bots (a
+    variant's own and those it inherits)."""
+    return check_ruleset(folder)[0]
+
+
+def check_ruleset(folder: Path) -> tuple[list[Diagnostic], RulesCompiled | None]:
+    """`validate_ruleset`'s diagnostics, and what the loading stages found (None if the manifest
+    could not be read): the language server answers from it."""
     diagnostics: list[Diagnostic] = []
+    stages = None
     try:
-        ruleset = load_ruleset(folder)
+        stages = run_stages(folder)
+        ruleset = ruleset_of(stages)
     except LudolexError as error:
         diagnostics += error.diagnostics
         ruleset = None
@@ -47,7 +56,8 @@ def validate_ruleset(folder: Path) -> list[Diagnostic]:
                 diagnostics += check_scenarios(ruleset, scenario_file, parsed)
         except LudolexError as error:
             diagnostics += error.diagnostics
-    for bot_file in sorted((folder / "bots").glob("*.yaml")):
+    own_bots = sorted((folder / "bots").glob("*.yaml"))
+    for bot_file in own_bots if ruleset is None else bot_files(ruleset).values():  # a variant's and its bases'
         try:
             if ruleset is None:  # the expressions cannot be compiled: check what can be
                 read_policy_file(bot_file, boundary)
@@ -55,4 +65,4 @@ def validate_ruleset(folder: Path) -> list[Diagnostic]:
                 Policy(bot_file, ruleset)
         except LudolexError as error:
             diagnostics += error.diagnostics
-    return sorted(diagnostics, key=Diagnostic.sort_key)
+    return sorted(diagnostics, key=Diagnostic.sort_key), stages

@@ -1,0 +1,156 @@
+"""A ruleset as the language server sees it: its files, their diagnostics and the index of its
+names, from the texts open in the editor (saved or not) and the files on disk."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from interpreter.content.manifest import MANIFEST
+from interpreter.content.yaml_source import read_yaml
+from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.errors import LudolexError
+from interpreter.language.declarations import FactionDecl
+from interpreter.language.scope import Symbols
+from interpreter.loading.stages import RulesCompiled
+from interpreter.lsp.names import DECISION, NameIndex, Occurrence, known_factions, outside_names, rules_occurrences, snippet_occurrences, \
+    yaml_occurrences
+from interpreter.safety.files import Boundary, editing, read_source
+from interpreter.validation.validate import check_ruleset, ruleset_folders
+
+
+class Project:
+    def __init__(self, folder: Path):
+        self.folder = folder.resolve()
+        self.boundary = Boundary.of_ruleset(self.folder)
+        self.stages: RulesCompiled | None = None
+        self.diagnostics: dict[Path, list[Diagnostic]] = {}
+        self.index = NameIndex([])
+        self.kinds_of_names: dict[str, str] = {}  # game name -> what it names ("zone", "procedure"...)
+        self._files: list[Path] | None = None
+
+    @property
+    def symbols(self) -> Symbols | None:
+        """The checker's table of names, with what compiling added (the decisions) when it could compile."""
+        if self.stages is None:
+            return None
+        program = self.stages.program
+        return program.symbols if program is not None and program.symbols is not None else self.stages.symbols
+
+    def files(self) -> list[Path]:
+        """Every file of the ruleset (manifest, rules, content, scenarios, bots), as the last check found them."""
+        if self._files is None:
+            self._files = self._find_files()
+        return self._files
+
+    def _find_files(self) -> list[Path]:
+        files = [self.folder / MANIFEST, *sorted(self.folder.glob("*.rules"))]
+        stages = self.stages
+        if stages:
+            files += [f.resolve() for f in stages.rule_files]
+            for place in stages.content_places:
+                files += sorted(place.glob("*.yaml")) if place.is_dir() else [place]
+        for folder in ("tests", "bots"):
+            files += sorted((self.folder / folder).glob("*.yaml"))
+        return list(dict.fromkeys(f.resolve() for f in files))
+
+    def owns(self, path: Path) -> bool:
+        return path in self.files()
+
+    def check(self, unsaved: dict[Path, str]) -> dict[Path, list[Diagnostic]]:
+        """Validate the ruleset as `ludolex validate` does, reading `unsaved` texts in place of
+        their files; the diagnostics by file (every file of the ruleset, most with none)."""
+        with editing(unsaved):
+            diagnostics, self.stages = check_ruleset(self.folder)
+        self._files = None  # a file may have come or gone
+        by_file: dict[Path, list[Diagnostic]] = {f: [] for f in self.files()}
+        for diagnostic in diagnostics:
+            position = diagnostic.position or Position(str(self.folder / MANIFEST), 1, 1)
+            by_file.setdefault(Path(position.file).resolve(), []).append(diagnostic)
+        self.diagnostics = by_file
+        return by_file
+
+    def reindex(self, unsaved: dict[Path, str]) -> None:
+        """Where each game name is declared and used, from the last check's stages."""
+        if self.stages is None:
+            return
+        self.kinds_of_names = names_by_kind(self.stages, self.symbols)
+        known = set(self.kinds_of_names)
+        outside, factions = outside_names(known), known_factions(known)
+
+        def meaning(name: str) -> str | None:
+            return name if name in known else None
+
+        occurrences: list[Occurrence] = []
+        with editing(unsaved):
+            for path in self.stages.rule_files:
+                text = self._text(path)
+                if text is not None:
+                    occurrences += rules_occurrences(text, path.resolve(), known)
+            ability_lines: dict[Path, set[int]] = {}
+            for ability, _ in self.stages.abilities:
+                file = Path(ability.file).resolve()
+                occurrences += snippet_occurrences(ability.source, file, ability.line, ability.column, ability.block,
+                                                   ability.value, meaning, factions)
+                lines = ability.source.rstrip("\n").count("\n") + 1
+                ability_lines.setdefault(file, set()).update(range(ability.line - 1, ability.line - 1 + lines))
+            for path in self.files():
+                if path.suffix != ".yaml":
+                    continue
+                text, document = self._text(path), self._yaml(path)
+                if text is None or document is None:
+                    continue
+                expressions = path.parent.name in ("tests", "bots") and path.parent.parent == self.folder
+                occurrences += yaml_occurrences(document, text, path, known, outside if expressions else None,
+                                                ability_lines.get(path, set()))
+        self.index = NameIndex(_declared_by_content(occurrences, self._content_files()))
+
+    def _content_files(self) -> set[Path]:
+        places = self.stages.content_places if self.stages else ()
+        return {f.resolve() for place in places for f in (place.glob("*.yaml") if place.is_dir() else [place])}
+
+    def _text(self, path: Path) -> str | None:
+        try:
+            return read_source(path, self.boundary)
+        except LudolexError:
+            return None
+
+    def _yaml(self, path: Path):
+        try:
+            return read_yaml(path, self.boundary)
+        except LudolexError:
+            return None
+
+
+def _declared_by_content(occurrences: list[Occurrence], content_files: set[Path]) -> list[Occurrence]:
+    """The occurrences, with the content's own names (those no rule declares) declared where a
+    content file first writes them."""
+    declared = {o.name for o in occurrences if o.declares}
+    first: dict[str, int] = {}
+    for i, o in enumerate(occurrences):
+        if o.name not in declared and o.name not in first and o.file in content_files:
+            first[o.name] = i
+    return [replace(o, declares=True) if first.get(o.name) == i else o for i, o in enumerate(occurrences)]
+
+
+def names_by_kind(stages: RulesCompiled, symbols: Symbols | None) -> dict[str, str]:
+    """Every name of the game, and what it names, in the words of the language's reference."""
+    names: dict[str, str] = {}
+    if symbols is not None:
+        tables = [("option", symbols.options), ("property", symbols.properties), ("property", symbols.kind_properties),
+                  ("attribute of locations", symbols.location_attributes), ("event", symbols.events),
+                  ("ability", symbols.abilities), ("card function", symbols.card_values)]
+        for what, table in tables:
+            names.update({name: what for name in table})
+        names.update({DECISION + name: "decision" for name in symbols.decisions})
+        for name in symbols.all_names():
+            names[name] = symbols.kind_of(name) or "name"
+    for declaration in stages.declarations:
+        name = getattr(declaration, "name", None)
+        if isinstance(name, str) and not isinstance(declaration, FactionDecl):
+            names.setdefault(name, type(declaration).__name__.removesuffix("Decl").lower())
+    return names
+
+
+def discover(root: Path) -> list[Path]:
+    """The ruleset folders of a workspace: at or under `root`, or under its `rulesets/`."""
+    return ruleset_folders(root) + ruleset_folders(root / "rulesets")

@@ -1,0 +1,168 @@
+"""The terminal player as a person uses it: `ludolex play GAME --human SEAT` in a pseudo-terminal,
+typed at and read from, Ctrl-C included."""
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import Game, load
+from interpreter.engine.knowledge import knows
+from interpreter.interfaces.terminal import candidates
+from interpreter.play.saves import read_save, restore
+
+pexpect = pytest.importorskip("pexpect")  # the test extra: pip install '.[test]'
+
+ROOT = Path(__file__).resolve().parent.parent
+LUDOLEX = Path(sys.executable).with_name("ludolex")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+class Terminal:
+    """A command run in a pseudo-terminal: what it wrote (colours taken out), read up to each text awaited."""
+
+    def __init__(self, *args: str, cwd: Path):
+        self.child = pexpect.spawn(str(LUDOLEX), list(args), cwd=str(cwd), encoding="utf-8", timeout=30,
+                                   dimensions=(60, 250))
+        self.screen, self.read_to = "", 0
+
+    def wait(self, text: str) -> str:
+        """Read until `text` is written (after what was awaited before); what came before it."""
+        while text not in self.screen[self.read_to:]:
+            try:
+                self.screen += ANSI.sub("", self.child.read_nonblocking(65536, timeout=30)).replace("\r", "")
+            except (pexpect.EOF, pexpect.TIMEOUT) as stop:
+                raise AssertionError(f"{type(stop).__name__} before {text!r} was written; the program wrote:\n"
+                                     f"{self.screen[-3000:]}") from None
+        start = self.screen.index(text, self.read_to)
+        before, self.read_to = self.screen[self.read_to:start], start + len(text)
+        return before
+
+    def type(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def ended(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.screen += ANSI.sub("", self.child.before or "").replace("\r", "")
+        self.child.close()
+        return self.child.exitstatus
+
+
+def line_of(path: str, text: str) -> int:
+    lines = (ROOT / "rulesets" / path).read_text().splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+def test_a_move_by_prefix_a_why_help_an_undo_a_save_and_ctrl_c_that_saves(tmp_path):
+    term = Terminal("play", "cernunos", "--human", "green", "--seed", "2", cwd=tmp_path)
+    term.wait("green > ")
+    term.type("tr")  # the start of twelve options
+    term.wait("`tr` could be tree a1, tree b1, tree c1")
+    term.type("FI B2")  # the start of each word, any case
+    term.wait("green place: fire b2")
+    term.wait("green > ")  # green's second placement
+    term.type("why tree b2")
+    place = line_of("cernunos/cernunos.rules", "where can_place(you, kind, square) as place")
+    tree_on_fire = line_of("cernunos/cernunos.rules", "not (k = tree and top(s) is fire)")
+    term.wait(f"`tree b2` is not an option of `place`: `can_place(green, tree, b2)` is false (cernunos.rules:{place})")
+    term.wait(f"- `top(b2) is fire` is true: top(b2) is green-fire-1 (cernunos.rules:{tree_on_fire})")
+    term.type("help")
+    term.wait("undo         back to your previous decision")
+    term.type("tree b2")  # refused: the answer says why at once
+    term.wait("`top(b2) is fire` is true")
+    term.type("sq c3")
+    term.wait("green place: squirrel c3")
+    term.wait("purple place: ")
+    term.wait("green > ")  # green's next turn, after purple's
+    term.type("undo")
+    term.wait("undone: green's `place` (squirrel c3) and the ")  # purple's choices after it: taken back too
+    term.wait("green > ")
+    term.type("save middle.json")
+    term.wait("saved to middle.json; continue with `ludolex play cernunos --load middle.json --human green`")
+    assert json.loads((tmp_path / "middle.json").read_text())["decisions"] == [["green", "place", "fire b2"]]
+    term.wait("green > ")
+    term.child.sendintr()  # Ctrl-C
+    term.wait("game abandoned")
+    term.wait("saved to cernunos-2.json after 1 choice(s); "
+              "continue with `ludolex play cernunos --load cernunos-2.json --human green`")
+    assert term.ended() == 130
+    assert "Traceback" not in term.screen
+    restored = restore(load("cernunos"), read_save(tmp_path / "cernunos-2.json"), "cernunos-2.json")
+    assert restored.journal.steps == [("green", "place", "fire b2")] and restored.game.decision.player == "green"
+
+
+def test_a_seat_in_root_never_shows_what_another_player_holds(tmp_path):
+    term = Terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
+    for _ in range(5):
+        term.wait("marquise > ")
+        term.type("0")
+    term.wait("marquise > ")
+    term.type("show")
+    term.wait("hand/eyrie")
+    term.child.sendintr()
+    term.wait("saved to root-1.json")
+    assert term.ended() == 130
+    game = restore(load("root"), read_save(tmp_path / "root-1.json"), "root-1.json").game
+    hidden = [c for c in game.state.components.values() if not knows(game.runtime, "marquise", c)]
+    seen_kinds = {c.kind for c in game.state.components.values() if knows(game.runtime, "marquise", c)}
+    assert hidden and any(c.zone == "hand/eyrie" for c in hidden)
+    for component in hidden:
+        assert component.id not in term.screen
+        if component.kind not in seen_kinds:
+            assert not re.search(rf"\b{component.kind}\b", term.screen), component.kind
+    hands = [line for line in term.screen.splitlines() if line.lstrip().startswith("hand/")]
+    assert any("hand/eyrie" in line and "3 hidden" in line for line in hands)
+
+
+def test_why_about_a_card_in_another_hand_tells_nothing_about_it(tmp_path):
+    card = Game(load("root"), seed=1).state.zones["hand/eyrie"][0]
+    term = Terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
+    term.wait("marquise > ")
+    term.type(f"why {card.id}")
+    answer = term.wait("marquise > ")
+    assert f"`{card.id}` is not a component you can see" in answer and "eyrie" not in answer
+    term.child.sendintr()
+    assert term.ended() == 130
+
+
+def test_a_game_without_a_board_shows_its_zones(tmp_path):
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent("""\
+        players: [red, blue]
+        board:
+          locations: {}
+        pieces:
+          chip: {per_player: 3, starts_in: supply}
+        """))
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "game.yaml").write_text("name: chips\ncontent: ../cards\n")
+    (tmp_path / "game" / "chips.rules").write_text(textwrap.dedent("""\
+        zone supply per player
+        zone pot
+        variable current = red
+
+        play:
+            repeat:
+                turn current:
+                    choose chip in pieces(supply(you)) as bet or pass
+                    if chip = none:
+                        win next(you)
+                    move chip to pot
+                set current = next(current)
+        """))
+    played = subprocess.run([LUDOLEX, "play", tmp_path / "game", "--human", "red", "--human", "blue"],
+                            input="red-chip-1\n0\npass\n", capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert "red bet: red-chip-1" in played.stdout and "blue bet: blue-chip-1" in played.stdout
+    assert re.search(r"pot +chip 2", played.stdout) and "result: blue wins" in played.stdout
+
+
+@pytest.mark.parametrize("typed, expected", [
+    ("3", [3]), ("9", []), ("tree a1", [0]), ("TREE A1", [0]), ("tr a", [0, 1]), ("t", [0, 1, 2]),
+    ("b a", [3]), ("boar", [3]), ("x", []), ("tree a1 more", []),
+])
+def test_what_a_person_types_names_the_options_whose_words_it_starts(typed, expected):
+    assert candidates(typed, ["tree a1", "tree a2", "tree b1", "boar a1"]) == expected
