@@ -1,11 +1,11 @@
 """A variant: a game written as another game (its base) and what it changes, in its manifest:
 
-    name: root_cheap_favors
-    base: root                                # a game's name, or its folder (from this one)
+    name: cheaper_cards
+    base: mygame                              # a game's name, or its folder (from this one)
     overrides:                                # a kind, then each property and its new value
-      favor_of_the_foxes: {cost: [fox, fox]}
+      a_card: {cost: 2}
     add: [winter.yaml]                        # files of this folder added to the base's (.rules, .yaml)
-    remove: [vagabond.rules]                  # files of the base left out (by path, or by name)
+    remove: [a_faction.rules]                 # files of the base left out (by path, or by name)
 
 The variant plays the base's rules and content (and any `*.rules` of its own folder), with the files
 added and removed and the overrides applied after the content is read; a variant of a variant

@@ -124,14 +124,8 @@ def parse_recovering(text: str, file: str):
     reported as unknown.
     """
     lines = text.split("\n")
-    starts = [n for n, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")] or [0]
-    if starts[0] != 0:
-        starts.insert(0, 0)
     declarations, diagnostics, lost_names = [], [], set()
-    for start, end in zip(starts, starts[1:] + [len(lines)]):
-        chunk = "\n".join(lines[start:end])
-        if not chunk.strip():
-            continue
+    for start, end, chunk in declaration_chunks(lines):
         try:
             declarations += parse(chunk, file, line_offset=start)
         except LudolexError as error:
@@ -144,6 +138,19 @@ def parse_recovering(text: str, file: str):
             if match:
                 lost_names.add(match.group(2) or match.group(1))
     return declarations, diagnostics, lost_names
+
+
+def declaration_chunks(lines: list[str]):
+    """(first line, line after the last, text) of each top-level declaration of a rules file's
+    lines: a line starting at column 1 and the indented lines after it (the lines before the
+    first declaration make a chunk of their own). Chunks of only blank lines and comments are left out."""
+    starts = [n for n, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")] or [0]
+    if starts[0] != 0:
+        starts.insert(0, 0)
+    for start, end in zip(starts, starts[1:] + [len(lines)]):
+        chunk = "\n".join(lines[start:end])
+        if chunk.strip():
+            yield start, end, chunk
 
 
 def _declaration_word_corrected(line: str) -> str:

@@ -9,12 +9,9 @@ from pathlib import Path
 from interpreter.diagnostics.diagnostic import loaded_text
 from interpreter.language.builtins import BUILTINS, COMPONENT_ATTRIBUTES
 from interpreter.language.grammar import reserved_words
-from interpreter.lsp.names import DECISION, Occurrence
+from interpreter.lsp.names import DECISION, WORD, Occurrence
 from interpreter.lsp.project import Project
 from interpreter.lsp.reference import builtin_lines, keyword_sections
-
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
 
 def word_at(text: str, line: int, column: int) -> tuple[str, int] | None:
     """The word at (line, column) of `text`, and the column it starts at."""

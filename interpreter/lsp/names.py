@@ -21,7 +21,7 @@ from lark import Token, Tree
 from lark.exceptions import LarkError
 from lark.indenter import DedentError
 
-from interpreter.language.parser import parse_tree
+from interpreter.language.parser import declaration_chunks, parse_tree
 from interpreter.loading.stages import VALUE_PREFIX
 
 DECLARING = {"option_decl", "zone_decl", "variable_decl", "property_decl", "function_decl", "procedure_decl",
@@ -70,16 +70,15 @@ class NameIndex:
 def rules_occurrences(text: str, file: Path, known: set[str]) -> list[Occurrence]:
     """The game's names in one rules file. Each top-level declaration is parsed alone, so a syntax
     error loses only the names of its own declaration. `known`: the game's names, qualified."""
-    lines = text.split("\n")
-    starts = [n for n, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")]
-    faction = _faction_of(lines)
     chunks = []
-    for start, end in zip(starts, starts[1:] + [len(lines)]):
+    for start, _, chunk in declaration_chunks(text.split("\n")):
         try:
-            chunks.append((start, parse_tree("\n".join(lines[start:end]) + "\n")))
-        except LarkError:
+            chunks.append((start, parse_tree(chunk + "\n")))
+        except (LarkError, DedentError):
             continue
     declared_here = {_declared_name(tree) for _, tree in chunks} - {None}
+    faction = next((_first_name(node) for _, tree in chunks for node in tree.iter_subtrees()
+                    if node.data == "faction_decl"), None)
 
     def meaning(name: str) -> str | None:
         name = f"{faction}.{name}" if faction and name in declared_here else name
@@ -150,12 +149,6 @@ def _declared_name(tree: Tree) -> str | None:
         if node.data in DECLARING:
             return _first_name(node)
     return None
-
-
-def _faction_of(lines: list[str]) -> str | None:
-    first = next((line for line in lines if line.strip() and not line.startswith("#")), "")
-    match = re.match(r"faction\s+([A-Za-z_]\w*)\b", first)
-    return match.group(1) if match else None
 
 
 def snippet_occurrences(source: str, file: Path, line: int, column: int, block: bool, value: bool,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from interpreter.content.load import content_files
 from interpreter.content.manifest import MANIFEST
 from interpreter.content.yaml_source import read_yaml
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
@@ -46,9 +47,7 @@ class Project:
         files = [self.folder / MANIFEST, *sorted(self.folder.glob("*.rules"))]
         stages = self.stages
         if stages:
-            files += [f.resolve() for f in stages.rule_files]
-            for place in stages.content_places:
-                files += sorted(place.glob("*.yaml")) if place.is_dir() else [place]
+            files += list(stages.rule_files) + content_files(list(stages.content_places))
         for folder in ("tests", "bots"):
             files += sorted((self.folder / folder).glob("*.yaml"))
         return list(dict.fromkeys(f.resolve() for f in files))
@@ -105,8 +104,7 @@ class Project:
         self.index = NameIndex(_declared_by_content(occurrences, self._content_files()))
 
     def _content_files(self) -> set[Path]:
-        places = self.stages.content_places if self.stages else ()
-        return {f.resolve() for place in places for f in (place.glob("*.yaml") if place.is_dir() else [place])}
+        return {f.resolve() for f in content_files(list(self.stages.content_places))} if self.stages else set()
 
     def _text(self, path: Path) -> str | None:
         try:

@@ -1,8 +1,8 @@
 """Why can't I? An option a player names that the pending decision does not offer, explained in
 the rules' own terms, with the file and line of each condition that refused it.
 
-    game.why_not("deer a3")          # the pending decision, asked by its player
-    game.why_not("c1 c5", by="marquise")
+    game.why_not("stone a3")         # the pending decision, asked by its player
+    game.why_not("c1 c5", by="red")
 
 The label is read as the decision's options are written (`kind square`, one value per name the
 `choose` binds; any case). Then, in order: a word that names nothing in the game (with "did you
@@ -90,7 +90,7 @@ def _no_decision(game, by: str | None) -> str:
 
 
 def _relative(game, reason: Reason) -> Reason:
-    """The reason with its file named as a designer knows it: from the ruleset's folder (`marquise.rules`),
+    """The reason with its file named as a designer knows it: from the ruleset's folder (`red.rules`),
     or for the content from the folder that holds both (`cards/root/deck.yaml`)."""
     if not reason.file:
         return reason

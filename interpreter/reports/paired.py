@@ -42,7 +42,7 @@ from interpreter.reports.summary import (
 
 @dataclass(frozen=True)
 class Wording:
-    """How a measure's change reads: `marquise wins` `12% more often`, `games last` `8% fewer turns`."""
+    """How a measure's change reads: `red wins` `12% more often`, `games last` `8% fewer turns`."""
 
     subject: str
     more: str
@@ -53,7 +53,7 @@ class Wording:
 class PairedMeasure:
     """One measure over the pairs: its value in A and in B, how many pairs moved each way, the test."""
 
-    measure: str  # the table's name for it: "marquise's win rate", "turns"
+    measure: str  # the table's name for it: "red's win rate", "turns"
     wording: Wording
     is_rate: bool  # a rate (a share of games) or a mean
     a: float
@@ -78,7 +78,7 @@ class PairedMeasure:
         return f"{100 * value:.1f}%" if self.is_rate else f"{value:.1f}"
 
     def effect(self) -> str:
-        """`marquise wins 12.0% more often: 48.0% → 53.8%`, `no change in turns: 20.1 → 20.1`."""
+        """`red wins 12.0% more often: 48.0% → 53.8%`, `no change in turns: 20.1 → 20.1`."""
         w = self.wording
         values = f"{self.shown(self.a)} → {self.shown(self.b)}"
         if self.b == self.a:

@@ -2,7 +2,7 @@
 
 A run is the games of one version of a game (the ruleset's hash) played at one table (its key: the
 bots, the players, the seating, the options, see `runner.Table.key`). Its name is the one
-`simulate --run NAME` gave it; by default its table key (`random,rule_of_thumb players=marquise,eyrie
+`simulate --run NAME` gave it; by default its table key (`random,rule_of_thumb players=red,blue
 seats=rotating`), followed by ` version=HASH` when a run of another version has that name already.
 Names are kept in the database's `runs` table; a run stored before names (or by `compare`) has its
 default name, kept the first time `simulate` names a run in that database.
