@@ -622,27 +622,12 @@ def _read_saved_game(file: Path) -> dict:
         raise click.UsageError(str(error)) from None
 
 
-@main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--step", is_flag=True, help="Wait for Enter after each decision.")
-@click.option("--seed", type=STORED_SEEDS, default=None, help="With a results database: the seed of the game to replay.")
-@click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="With a results database: the options the game was played with [default: its run's].")
-@_run_options
-def replay(file: Path, step: bool, seed: int | None, game: str | None, options: tuple[str, ...],
-           run_name: str | None, bots: str | None, players: str | None, version: str | None) -> None:
-    """Replay a saved game (a JSON file), or the game of seed S of a results database (--seed S).
-
-    In a database, the game is that of the run --run NAME (or --bots, --players, --version, --option)
-    chooses among the runs of GAME's version (--game GAME; default: the run's game, by its name); with
-    several runs and no choice, they are listed. A simulated game that stopped on an error replays to that
-    error, and ends with it.
-
-    Exit status: 0 the replay reached the saved game; 1 it did not (the file does not match the
-    rules, or the rules stopped on an error, or the simulated game had stopped on one); 2 misuse (FILE is not a saved game nor a results database).
-    """
-    stopped = None  # the error a simulated game stopped on
+def _game_to_replay(file: Path, seed: int | None, game: str | None, options: tuple[str, ...], run_name: str | None,
+                    bots: str | None, players: str | None, version: str | None):
+    """The ruleset, the save (checked) and the error it stopped on (None: none) of the game to replay:
+    that of seed `seed` of the results database `file` (in the run the other arguments choose), or
+    without a seed the game saved in `file` (followed by label if the rules changed since)."""
+    stopped = None
     if seed is not None:
         ruleset = _load(game) if game is not None else None
         given = _options(options, ruleset) if ruleset else \
@@ -679,6 +664,30 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
             if restored.note:
                 click.echo(f"note: {restored.note}")
             saved = dict(saved, choices=restored.game.log, state=restored.game.state.to_json())
+    return ruleset, saved, stopped
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--step", is_flag=True, help="Wait for Enter after each decision.")
+@click.option("--seed", type=STORED_SEEDS, default=None, help="With a results database: the seed of the game to replay.")
+@click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="With a results database: the options the game was played with [default: its run's].")
+@_run_options
+def replay(file: Path, step: bool, seed: int | None, game: str | None, options: tuple[str, ...],
+           run_name: str | None, bots: str | None, players: str | None, version: str | None) -> None:
+    """Replay a saved game (a JSON file), or the game of seed S of a results database (--seed S).
+
+    In a database, the game is that of the run --run NAME (or --bots, --players, --version, --option)
+    chooses among the runs of GAME's version (--game GAME; default: the run's game, by its name); with
+    several runs and no choice, they are listed. A simulated game that stopped on an error replays to that
+    error, and ends with it.
+
+    Exit status: 0 the replay reached the saved game; 1 it did not (the file does not match the
+    rules, or the rules stopped on an error, or the simulated game had stopped on one); 2 misuse (FILE is not a saved game nor a results database).
+    """
+    ruleset, saved, stopped = _game_to_replay(file, seed, game, options, run_name, bots, players, version)
     choices = saved["choices"]
     console = Console(highlight=False)
     try:
@@ -709,6 +718,80 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
     if current.state.to_json() != saved.get("state", current.state.to_json()):
         raise click.ClickException("the replay does not reach the saved state")
     console.print("[bold]result:[/bold] " + escape(result_sentence(current.result, current.state.turns)))
+
+
+@main.command()
+@click.argument("source")
+@click.option("--human", "humans", multiple=True, metavar="PLAYER",
+              help="A seat played in the page (repeat for hot-seat) [default: the first player]. Others are bots.")
+@click.option("--bots", default="random", show_default=True, help="Bot of each other seat, as for play (e.g. search:400).")
+@click.option("--seed", type=STORED_SEEDS, default=None,
+              help="The game's seed [default: 0]; with a results database, the seed of the game to replay.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+@click.option("--debug", is_flag=True, help="Add the `all` seat, which shows every hidden component (not for play).")
+@click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
+@click.option("--run", "run_name", default=None, metavar="NAME", help="With a results database: the run (`ludolex runs DB`).")
+def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, options: tuple[str, ...], debug: bool,
+          game: str | None, host: str, port: int, open_browser: bool, run_name: str | None) -> None:
+    """Play or watch a game in a web page: SOURCE is a game (play it against bots), a saved game
+    (`play --save`) or a results database with --seed S (replay it, forward and back).
+
+    Each seat sees only what its player may see; the page answers the pending decision by a click on
+    the board, a card or the list, explains why a move is refused, and takes a move back (undo).
+    """
+    from interpreter.interfaces.web.app import create_app, serve as serve_page
+    from interpreter.interfaces.web.table import Played, Replayed
+
+    path = Path(source)
+    if path.is_file():
+        database = path.read_bytes()[:16] == b"SQLite format 3\x00"
+        if database and seed is None:
+            raise click.UsageError(f"{path} is a results database: give --seed S, the game to replay")
+        ruleset, saved, stopped = _game_to_replay(path, seed if database else None, game, options if database else (),
+                                                  run_name, None, None, None)
+
+        def make_game() -> Game:
+            return Game(ruleset, seed=saved["seed"], players=saved.get("players"), options=saved.get("options"))
+
+        try:
+            table = Replayed(make_game, saved["choices"], stopped)
+        except ValueError as error:
+            raise click.UsageError(f"{path}: {error}") from None
+        except RuleRuntimeError as error:
+            raise click.ClickException(f"the rules stopped on an error before the first choice: {error}") from None
+    else:
+        ruleset = _load(source)
+        names, players_of = _bots(bots, ruleset), ruleset.program.players
+        for human in humans:
+            if human not in players_of:
+                raise click.UsageError(f"--human {human}: the players are {', '.join(players_of)}")
+        first = seed or 0
+        current = Game(ruleset, seed=first, options=_options(options, ruleset))
+
+        def make_bots(playing: Game) -> dict:
+            return {p: make_agent(names[i % len(names)], ruleset, playing, first * 1000 + i)
+                    for i, p in enumerate(players_of) if p not in (humans or players_of[:1])}
+
+        table = Played(Journal(current, ruleset.content_hash()), humans or tuple(players_of[:1]), make_bots, debug)
+
+    def started(url: str) -> None:
+        click.echo(f"{ruleset.manifest.title or ruleset.name} at {url} (Ctrl-C to stop)", nl=True)
+        sys.stdout.flush()
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    try:
+        with sigterm_as_ctrl_c():
+            serve_page(create_app(table), host, port, started)
+    except OSError as error:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+    except KeyboardInterrupt:
+        click.echo("stopped")
 
 
 @main.group()

@@ -239,14 +239,12 @@ class Session:
 
     def undo(self, player: str) -> bool:
         """Back to `player`'s previous decision: the game replayed from its seed through the choices before it."""
-        steps = self.journal.steps
-        earlier = [i for i, step in enumerate(steps) if step[0] == player]
-        if not earlier:
+        steps, undone = self.journal.steps, self.journal.undone(player)
+        if undone is None:
             self.say(f"  nothing to undo: this is {player}'s first decision")
             return False
-        back = earlier[-1]
-        game = self.game.clone(choices=self.game.log[:back])
-        self.journal = Journal(game, self.journal.version, steps[:back])
+        self.journal, back = undone
+        game = self.journal.game
         self.bots = self.make_bots(game)
         if self.saving is not None:
             self.saving.journal = self.journal

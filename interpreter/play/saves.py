@@ -138,6 +138,16 @@ class Journal:
                 self._secret = []
         return len(game.log) > before
 
+    def undone(self, player: str) -> tuple[Journal, int] | None:
+        """The journal as it was before `player`'s last decision (the game replayed from its seed
+        through the choices before it), and that decision's place in `steps`; None if `player` has
+        made no decision yet."""
+        earlier = [i for i, step in enumerate(self.steps) if step[0] == player]
+        if not earlier:
+            return None
+        back = earlier[-1]
+        return Journal(self.game.clone(choices=self.game.log[:back]), self.version, self.steps[:back]), back
+
     def save(self) -> dict:
         data = self.game.to_json()
         saved = {"format": SAVE_FORMAT, "game": data.pop("game"), "version": self.version}
