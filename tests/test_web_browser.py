@@ -4,12 +4,14 @@ clicking the board, the cards and the buttons of a page served by the real comma
 Chromium comes from the system (Debian's `chromium`; `.ci/run` installs it, and sets
 LUDOLEX_BROWSER_TESTS=required so that a missing browser fails these tests instead of skipping them).
 """
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import textwrap
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -143,7 +145,7 @@ def test_why_not_for_a_refused_click(browser):
             click_option(page, options["options"][0])
         kind, square = refused
         page.click(f"#zones [data-targets~='kind:{kind}']")
-        assert f"picked: {kind}" in page.inner_text("#picked") or "picked:" in page.inner_text("#picked")
+        assert f"picked: {kind}" in page.inner_text("#picked")
         page.click(f"#board [data-location='{square}'] .shape", force=True)
         page.wait_for_selector("#why-answer:not([hidden])")
         answer = page.inner_text("#why-answer")
@@ -253,3 +255,29 @@ def test_a_game_without_a_board_is_played_from_its_zones(browser, tmp_path):
         settled(page, before)
         assert "red bet: red-chip-" in page.inner_text("#log")
         assert "pot (" in page.inner_text("#zones")
+
+
+def test_a_save_is_replayed_in_the_page(tmp_path):
+    save = tmp_path / "game.json"
+    played = subprocess.run([str(LUDOLEX), "play", "cernunos", "--seed", "6", "--save", str(save)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    choices = json.loads(save.read_text())["choices"]
+    with served(str(save)) as url:
+        table = json.load(urllib.request.urlopen(url + "api/table"))
+        assert table["mode"] == "replay" and table["steps"] == len(choices) and table["seat"] == "(all)"
+        request = urllib.request.Request(url + "api/goto", data=json.dumps({"step": len(choices)}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        assert json.load(urllib.request.urlopen(request))["result"].startswith(("green", "purple", "a draw"))
+
+
+def test_what_cannot_be_served_is_said_in_one_line(tmp_path):
+    (tmp_path / "notes.json").write_text("{not json")
+    database = tmp_path / "games.db"
+    subprocess.run([str(LUDOLEX), "simulate", "cernunos", "--games", "1", "--jobs", "1", "--db", str(database)],
+                   cwd=ROOT, capture_output=True, timeout=120, check=True)
+    for args, said in [(["no_such_game"], "no_such_game"), ([str(tmp_path / "notes.json")], "not a saved game"),
+                       ([str(database)], "give --seed S"), (["cernunos", "--human", "blue"], "the players are")]:
+        served_ = subprocess.run([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, capture_output=True,
+                                 text=True, timeout=60)
+        assert served_.returncode == 2 and said in served_.stderr and "Traceback" not in served_.stderr, served_.stderr

@@ -4,7 +4,6 @@ The page itself, in a real browser, is tested in test_web_browser.py."""
 import json
 import random
 
-import pytest
 
 from interpreter import Game, load
 from interpreter.agents.bots import make_agent
@@ -14,7 +13,6 @@ from interpreter.interfaces.web.layout import positions
 from interpreter.interfaces.web.table import ALL, SPECTATOR, Played, Replayed
 from interpreter.play.saves import Journal
 
-pytest.importorskip("flask")
 
 
 def played(game: str, humans: tuple[str, ...], seed: int = 1, debug: bool = False) -> Played:
@@ -144,3 +142,14 @@ def test_the_board_is_drawn_from_coordinates_a_grid_or_the_graph():
     shape, places = positions(load("rulesets/wonderlands_war").board)
     assert shape == "graph" and len(set(places.values())) == len(places)  # no two locations on one spot
     assert all(0 <= x <= 100 and 0 <= y <= 100 for x, y in places.values())
+
+
+def test_the_search_bot_plays_a_seat_of_the_page():
+    ruleset = load("rulesets/cernunos")
+    table = Played(Journal(Game(ruleset, seed=3), ruleset.content_hash()), ("green",),
+                   lambda g: {"purple": make_agent("search:5", ruleset, g, 7)}, debug=False)
+    client = create_app(table).test_client()
+    for _ in range(3):
+        state = client.post("/api/choose", json={"seat": "green", "index": 0}).get_json()
+    assert "purple" in [e["player"] for e in state["log"]] and state["decision"]["player"] == "green"
+    assert state["error"] is None

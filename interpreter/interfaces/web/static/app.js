@@ -254,13 +254,14 @@ function markCandidates() {
     item.classList.toggle("out", picks.length > 0 && !shown.has(index));
   }
   const targets = new Set(found.flatMap((o) => o.targets.flat()));
-  for (const node of document.querySelectorAll("#board [data-targets], #zones .card")) {
+  for (const node of document.querySelectorAll("#board .location, #zones .card")) {
     const hit = node.dataset.targets.split(" ").some((t) => targets.has(t) && !t.startsWith("kind:"));
     node.classList.toggle("target", mine() && hit);
   }
   $("picked").replaceChildren();
   if (picks.length) {
-    $("picked").append(`picked: ${picks.map((p) => p.find((t) => t.startsWith("comp:") || t.startsWith("loc:")) || p[0]).map((t) => t.split(":")[1]).join(", ")} `);
+    const named = (pick) => ["loc:", "kind:", "comp:", "zone:"].map((sort) => pick.find((t) => t.startsWith(sort))).find(Boolean);
+    $("picked").append(`picked: ${picks.map((pick) => named(pick).split(":")[1]).join(", ")} `);
     const clear = element("button", { id: "clear" }, "clear");
     clear.addEventListener("click", () => { picks = []; markCandidates(); });
     $("picked").append(clear);
