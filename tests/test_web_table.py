@@ -4,7 +4,6 @@ The page itself, in a real browser, is tested in test_web_browser.py."""
 import json
 import random
 
-
 from interpreter import Game, load
 from interpreter.agents.bots import make_agent
 from interpreter.engine.knowledge import knows
@@ -153,3 +152,12 @@ def test_the_search_bot_plays_a_seat_of_the_page():
         state = client.post("/api/choose", json={"seat": "green", "index": 0}).get_json()
     assert "purple" in [e["player"] for e in state["log"]] and state["decision"]["player"] == "green"
     assert state["error"] is None
+
+
+def test_why_not_is_answered_only_to_the_seat_deciding():
+    """The answer speaks of the decider's cards as the decider sees them: no other seat may ask."""
+    client = create_app(played("root", ("marquise", "eyrie"))).test_client()
+    for seat in ("eyrie", SPECTATOR):
+        refused = client.post("/api/why", json={"seat": seat, "label": "c1 c5"})
+        assert refused.status_code == 400 and "no decision of yours" in refused.get_json()["error"]
+    assert client.post("/api/why", json={"seat": "marquise", "label": "c9"}).status_code == 200

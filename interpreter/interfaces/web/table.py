@@ -70,10 +70,10 @@ class Logged:
         """Why an option is not offered to the seat `key`: the label typed, or those its clicks would make."""
         viewer, decision = self.viewer(key), self.game.decision
         player = decision.player if viewer is EVERYTHING and decision else viewer
+        if decision is None or not decision.may_answer(player):  # explained as the decider sees it: theirs alone
+            raise Refused("there is no decision of yours to explain")
         if label is not None:
             asked = [label]
-        elif decision is None or not decision.may_answer(player):
-            raise Refused("there is no decision of yours to explain")
         else:
             asked = near_misses(self.game, decision, picks or [], player)
             if not asked:

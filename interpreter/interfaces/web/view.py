@@ -52,18 +52,6 @@ def plain(game: Game, value, viewer):
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
-def zones_of(game: Game, viewer) -> dict:
-    """Each zone as `viewer` sees it: a list of components (bottom first), or {"hidden": count}."""
-    if viewer is EVERYTHING:
-        zones = {zone: [{"id": c.id, "kind": c.kind, "owner": c.owner, "props": c.props,
-                         **({"face_down": True} if c.face_down else {})} for c in items]
-                 for zone, items in game.state.zones.items()}
-    else:
-        zones = observation(game, viewer)["zones"]
-    zones.pop(BOX, None)
-    return plain(game, zones, viewer)
-
-
 def value_targets(game: Game, value, viewer) -> list[str]:
     """What on the page names `value`, one of an option's values (see the module)."""
     if isinstance(value, list):
@@ -111,11 +99,6 @@ def decision_of(game: Game, viewer) -> dict | None:
     return seen
 
 
-def variables_of(game: Game, viewer) -> dict:
-    seen = game.state.variables if viewer is EVERYTHING else observation(game, viewer)["variables"]
-    return plain(game, seen, viewer)
-
-
 def table_of(game: Game) -> dict:
     """What does not depend on the viewer: the game's title, players and their colours, the board."""
     ruleset = game.ruleset
@@ -125,6 +108,16 @@ def table_of(game: Game) -> dict:
 
 
 def state_of(game: Game, viewer) -> dict:
-    """The game now, as `viewer` sees it."""
-    return {"turns": game.state.turns, "zones": zones_of(game, viewer), "variables": variables_of(game, viewer),
+    """The game now, as `viewer` sees it: each zone a list of components (bottom first) or
+    {"hidden": count}, the variables it may know, the pending decision."""
+    if viewer is EVERYTHING:
+        zones = {zone: [{"id": c.id, "kind": c.kind, "owner": c.owner, "props": c.props,
+                         **({"face_down": True} if c.face_down else {})} for c in items]
+                 for zone, items in game.state.zones.items()}
+        variables = game.state.variables
+    else:
+        seen = observation(game, viewer)
+        zones, variables = seen["zones"], seen["variables"]
+    zones.pop(BOX, None)
+    return {"turns": game.state.turns, "zones": plain(game, zones, viewer), "variables": plain(game, variables, viewer),
             "decision": decision_of(game, viewer)}
