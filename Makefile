@@ -11,6 +11,9 @@ $(VENV)/core.done: pyproject.toml  # what `ludolex` needs to play, validate and 
 	@echo "setting up $(VENV) (once; the log is $(VENV)/install.log)"
 	@$(PYTHON) -m venv $(VENV)
 	@$(INSTALL) -e . > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@# pip byte-compiles what it copies into site-packages, not the sources of an editable install:
+	@# compiled here, the first command (or any, where bytecode is not written) does not compile them
+	@$(BIN)/python -m compileall -q interpreter >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
 $(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib) and Ray

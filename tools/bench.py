@@ -1,68 +1,170 @@
 #!/usr/bin/env python3
-"""Simulation speed of every game in the repo, in one run: games/s and decisions/s in one process
-and with --jobs, next to the hand-written baseline (tools/<game>_baseline.py) where there is one.
+"""Simulation speed of every game in the repo, against the hand-written baseline where there is one.
 
-    python tools/bench.py [--games 400] [--jobs 2] [--game root]
+    python tools/bench.py [--game cernunos] [--games 300] [--rounds 5] [--command-games 1000] [--jobs 2]
 
-Decisions/s is the figure to compare across games (a Root game is far longer than a Cernunos
-one); each game's rows are measured in the same run, the first row being the reference.
+For each game, in the same run, rounds interleaved so that a busy machine slows every row alike
+(each figure is the median over the rounds):
+
+* the game loop: seeded random games played in this process, by the hand-written baseline
+  (tools/<game>_baseline.py) and by the engine (`Game` + `random.Random(seed).randrange`: the same
+  decisions as the baseline, tests/test_differential.py checks it); then the engine playing the
+  same seeds as `simulate` does (bots, seating that turns, records, score curves), in 1 process
+  and with --jobs;
+* the whole command, in a child process: `ludolex simulate GAME --games N --jobs 1` into a new
+  database against the baseline's own process on N games, with each process's peak memory.
+
+Every row gives ms per game, decisions per second (in this process), peak memory (of a child
+process), and its speed as a ratio to the baseline's (baseline time / row time: 1.0 is as fast,
+0.5 half as fast). --players N seats the first N players (Root with 4), without the baseline.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
-from interpreter.simulation.runner import Table  # noqa: E402
+from interpreter import Game, load  # noqa: E402
 from interpreter.simulation.local import run_local  # noqa: E402
+from interpreter.simulation.runner import Table  # noqa: E402
 from interpreter.validation.validate import ruleset_folders  # noqa: E402
 
+LUDOLEX = Path(sys.executable).with_name("ludolex")
 
-def engine(folder: Path, games: int, jobs: int) -> tuple[float, int]:
+
+def engine_loop(ruleset, seeds, players) -> int:
+    """Random games through the engine's public API; the decisions made."""
+    decisions = 0
+    for seed in seeds:
+        game, rng = Game(ruleset, seed=seed, players=players), random.Random(seed)
+        while not game.finished:
+            game.choose(rng.randrange(len(game.decision.options)))
+            decisions += 1
+    return decisions
+
+
+def baseline_loop(module, seeds) -> int:
+    return sum(module.play_random_game(seed)["decisions"] for seed in seeds)
+
+
+def engine_records(ruleset, seeds, players, jobs: int) -> int:
+    return sum(r["decisions"] for r in run_local(ruleset, seeds, Table(players=players), jobs))
+
+
+def timed(function, *args) -> tuple[float, int | None, float | None]:
+    """(seconds, decisions, peak MiB: None, shared by everything this process does)."""
     start = time.perf_counter()
-    decisions = sum(r["decisions"] for r in run_local(folder, range(games), Table(), jobs))
-    return time.perf_counter() - start, decisions
+    decisions = function(*args)
+    return time.perf_counter() - start, decisions, None
 
 
-def baseline(name: str, games: int) -> tuple[float, int] | None:
+# A child's peak memory (ru_maxrss) counts the memory of the process that forked it, up to its exec:
+# children are started from this small process, so that what this one holds is not counted.
+MEASURE = """import os, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+stderr = process.stderr.read()
+_, status, usage = os.wait4(process.pid, 0)
+print(time.perf_counter() - start, os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+sys.stderr.buffer.write(stderr[-500:])
+"""
+
+
+def child(command: list) -> tuple[float, None, float]:
+    """(wall seconds, decisions: unknown, peak resident memory in MiB) of a command in a child process."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, *map(str, command)], cwd=ROOT, capture_output=True,
+                          text=True)
+    seconds, status, peak = done.stdout.split()
+    if int(status):
+        sys.exit(f"{' '.join(map(str, command))} failed ({status}): {done.stderr}")
+    return float(seconds), None, int(peak) / 1024  # Linux: KiB
+
+
+@dataclass
+class Row:
+    label: str
+    games: int
+    measure: Callable[[], tuple[float, int | None, float | None]]
+    against: str | None  # the label of the baseline row it is compared with (None: the game has no baseline)
+    runs: list = field(default_factory=list)
+
+    def median(self, index: int) -> float | None:
+        values = [run[index] for run in self.runs]
+        return None if values[0] is None else statistics.median(values)
+
+
+def rows_of(folder: Path, args, scratch: Path) -> list[Row]:
+    ruleset = load(folder)
+    players = list(ruleset.program.players[:args.players]) if args.players else None
+    seeds, n = range(args.games), args.command_games or args.games
     try:
-        module = importlib.import_module(f"{name}_baseline")
+        baseline = None if players else importlib.import_module(f"{folder.name}_baseline")
     except ImportError:
-        return None
-    start = time.perf_counter()
-    decisions = sum(module.play_random_game(seed)["decisions"] for seed in range(games))
-    return time.perf_counter() - start, decisions
+        baseline = None
+    loop, process = ("baseline, game loop", "baseline, whole process") if baseline else (None, None)
+    databases = (scratch / f"{folder.name}-{i}.sqlite" for i in count())
+    rows = [Row(loop, args.games, lambda: timed(baseline_loop, baseline, seeds), loop)] if baseline else []
+    rows += [Row("engine, game loop", args.games, lambda: timed(engine_loop, ruleset, seeds, players), loop),
+             Row("engine, records, 1 process", args.games,
+                 lambda: timed(engine_records, ruleset, seeds, players, 1), loop),
+             Row(f"engine, records, --jobs {args.jobs}", args.games,
+                 lambda: timed(engine_records, ruleset, seeds, players, args.jobs), loop)]
+    if baseline:
+        rows.append(Row(process, n, lambda: child([sys.executable, ROOT / "tools" / f"{folder.name}_baseline.py",
+                                                   "--games", n]), process))
+    rows.append(Row("ludolex simulate --jobs 1", n, lambda: child(
+        [LUDOLEX, "simulate", folder, "--games", n, "--jobs", 1, "--db", next(databases)]
+        + (["--players", args.players] if players else [])), process))
+    return rows
+
+
+def bench(folder: Path, args, scratch: Path) -> None:
+    rows = rows_of(folder, args, scratch)
+    for _ in range(args.rounds):
+        for row in rows:
+            row.runs.append(row.measure())
+    per_game = {row.label: row.median(0) / row.games for row in rows}
+    players = f", {args.players} players" if args.players else ""
+    print(f"\n{folder.name}{players}: game loop {args.games} games, whole process {args.command_games or args.games}"
+          f" games; median of {args.rounds} interleaved rounds")
+    print(f"{'run':<34}{'games':>7}{'ms/game':>10}{'decisions/s':>13}{'peak MiB':>10}{'vs baseline':>13}")
+    for row in rows:
+        seconds, decisions, peak = row.median(0), row.median(1), row.median(2)
+        ratio = f"{per_game[row.against] / per_game[row.label]:.2f}" if row.against else "-"
+        print(f"{row.label:<34}{row.games:>7}{1000 * seconds / row.games:>10.2f}"
+              f"{'-' if decisions is None else f'{decisions / seconds:.0f}':>13}"
+              f"{'-' if peak is None else f'{peak:.1f}':>10}{ratio:>13}")
+    single, parallel = (per_game[f"engine, records, {jobs}"] for jobs in ("1 process", f"--jobs {args.jobs}"))
+    print(f"speed-up of --jobs {args.jobs} over 1 process: {single / parallel:.2f}x")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--game", action="append", help="Only this game (repeatable).")
+    parser.add_argument("--games", type=int, default=300, help="Games of each round of the game loop.")
+    parser.add_argument("--command-games", type=int, default=None,
+                        help="Games of each whole-process run [default: --games].")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--players", type=int, default=None,
+                        help="Seat the first N players (no baseline rows: the baselines play the default table).")
     args = parser.parse_args()
-    print(f"{'game':<18}{'run':<24}{'games/s':>9}{'ms/game':>9}{'decisions/s':>13}{'vs first row':>14}")
-    for folder in ruleset_folders(ROOT / "rulesets"):
-        if args.game and folder.name not in args.game:
-            continue
-        rows = [("hand-written baseline", baseline(folder.name, args.games)),
-                ("engine, 1 process", engine(folder, args.games, 1)),
-                (f"engine, --jobs {args.jobs}", engine(folder, args.games, args.jobs))]
-        reference = rows[0][1]
-        for label, measured in rows:
-            if measured is None:
-                continue
-            seconds, decisions = measured
-            reference = reference or measured
-            ratio = f"{reference[0] / seconds:.2f}x"
-            print(f"{folder.name:<18}{label:<24}{args.games / seconds:>9.0f}{1000 * seconds / args.games:>9.1f}"
-                  f"{decisions / seconds:>13.0f}{ratio:>14}")
-        single, parallel = rows[1][1][0], rows[2][1][0]
-        print(f"{'':<18}speed-up of --jobs {args.jobs} over 1 process: {single / parallel:.2f}x")
+    with tempfile.TemporaryDirectory(prefix="ludolex-bench-") as scratch:
+        for folder in ruleset_folders(ROOT / "rulesets"):
+            if not args.game or folder.name in args.game:
+                bench(folder, args, Path(scratch))
 
 
 if __name__ == "__main__":

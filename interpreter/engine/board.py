@@ -6,8 +6,10 @@ direction, a straight line) are answered from tables built once, because simulat
 from __future__ import annotations
 
 from string import ascii_lowercase
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported where a board is built, not by commands that never build one
+    import networkx as nx
 
 GRID_STEPS = {
     "orthogonal": {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0)},
@@ -45,6 +47,8 @@ class Board:
     def region(self, start: str, within: list[str], via: tuple[str, ...]) -> list[str]:
         """The locations of `within` reachable from `start` through connections of `via`, staying
         inside `within` all the way (start included if it is in `within`), in board order."""
+        import networkx as nx
+
         allowed = set(within)
         if start not in allowed:
             return []
@@ -90,6 +94,8 @@ def grid_graph(columns: int, rows: int, connections: list[str], attributes: dict
     `connections` picks edge types: orthogonal, diagonal, and wrap (the orthogonal connections
     that leave one edge of the board and come back at the opposite edge).
     """
+    import networkx as nx
+
     graph = nx.MultiDiGraph()
     name = {(x, y): f"{ascii_lowercase[x]}{y + 1}" for y in range(rows) for x in range(columns)}
     for y in range(rows):
@@ -114,6 +120,8 @@ def grid_graph(columns: int, rows: int, connections: list[str], attributes: dict
 
 def explicit_graph(locations: dict[str, dict], connections: list[dict]) -> nx.MultiDiGraph:
     """A hand-drawn map: named locations with attributes, and connections listed pair by pair."""
+    import networkx as nx
+
     graph = nx.MultiDiGraph()
     for name, attributes in locations.items():
         graph.add_node(name)
