@@ -312,14 +312,14 @@ def test_suggestions_stay_cheap_with_many_unknown_names(game):
 # --- finding 8: bots ------------------------------------------------------------------------
 
 def test_validate_reports_a_bot_file_with_an_unknown_key(game):
-    (game / "bots").mkdir()
+    (game / "bots").mkdir(exist_ok=True)
     (game / "bots" / "broken.yaml").write_text("description: x\nal:\n  place: '1'\n", encoding="utf-8")
     assert [(d.code, Path(d.position.file).name, d.position.line, d.position.column) for d in validate(game)] \
         == [("LX203", "broken.yaml", 2, 1)]
 
 
 def test_validate_reports_mistakes_in_a_bot_file_expressions(game):
-    (game / "bots").mkdir()
+    (game / "bots").mkdir(exist_ok=True)
     (game / "bots" / "broken.yaml").write_text(
         "all:\n  place: count(x in pieces(square) where x.colour = you)\n  nothing_asked: '1'\n"
         "passing: {plaec: 1}\n", encoding="utf-8")

@@ -22,7 +22,7 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / ".git").mkdir()
     shutil.copytree(REPO / "rulesets" / "cernunos", tmp_path / "rulesets" / "cernunos")
     shutil.copytree(REPO / "cards" / "cernunos", tmp_path / "cards" / "cernunos")
-    (tmp_path / "rulesets" / "cernunos" / "bots").mkdir()
+    (tmp_path / "rulesets" / "cernunos" / "bots").mkdir(exist_ok=True)  # it holds the game's rule_of_thumb.yaml already
     (tmp_path / "rulesets" / "cernunos" / "bots" / "greedy.yaml").write_text(
         "description: places where it can\nall:\n  place: if can_place(you, kind, square) then 1 else 0\n  grow: 'size(reserve(you))'\n")
     return tmp_path
