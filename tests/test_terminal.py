@@ -4,10 +4,10 @@ import json
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from toy import chips_game
 
 from interpreter import Game, load
 from interpreter.engine.knowledge import knows
@@ -129,31 +129,8 @@ def test_why_about_a_card_in_another_hand_tells_nothing_about_it(tmp_path):
 
 
 def test_a_game_without_a_board_shows_its_zones(tmp_path):
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent("""\
-        players: [red, blue]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """))
-    (tmp_path / "game").mkdir()
-    (tmp_path / "game" / "game.yaml").write_text("name: chips\ncontent: ../cards\n")
-    (tmp_path / "game" / "chips.rules").write_text(textwrap.dedent("""\
-        zone supply per player
-        zone pot
-        variable current = red
-
-        play:
-            repeat:
-                turn current:
-                    choose chip in pieces(supply(you)) as bet or pass
-                    if chip = none:
-                        win next(you)
-                    move chip to pot
-                set current = next(current)
-        """))
-    played = subprocess.run([LUDOLEX, "play", tmp_path / "game", "--human", "red", "--human", "blue"],
+    game = chips_game(tmp_path)
+    played = subprocess.run([LUDOLEX, "play", game, "--human", "red", "--human", "blue"],
                             input="red-chip-1\n0\npass\n", capture_output=True, text=True, timeout=120)
     assert played.returncode == 0, played.stdout + played.stderr
     assert "red bet: red-chip-1" in played.stdout and "blue bet: blue-chip-1" in played.stdout

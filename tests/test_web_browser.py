@@ -10,12 +10,12 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from toy import chips_game
 
 playwright = pytest.importorskip("playwright.sync_api") if os.environ.get("LUDOLEX_BROWSER_TESTS") != "required" \
     else __import__("playwright.sync_api").sync_api
@@ -224,31 +224,7 @@ def test_the_debug_view_is_marked(browser):
 
 
 def test_a_game_without_a_board_is_played_from_its_zones(browser, tmp_path):
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent("""\
-        players: [red, blue]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """))
-    (tmp_path / "game").mkdir()
-    (tmp_path / "game" / "game.yaml").write_text("name: chips\ncontent: ../cards\n")
-    (tmp_path / "game" / "chips.rules").write_text(textwrap.dedent("""\
-        zone supply per player
-        zone pot
-        variable current = red
-
-        play:
-            repeat:
-                turn current:
-                    choose chip in pieces(supply(you)) as bet or pass
-                    if chip = none:
-                        win next(you)
-                    move chip to pot
-                set current = next(current)
-        """))
-    with served(str(tmp_path / "game"), "--human", "red") as url, page_of(browser, url) as page:
+    with served(str(chips_game(tmp_path)), "--human", "red") as url, page_of(browser, url) as page:
         assert page.is_hidden("#board")
         before = shown(page)
         page.click("#zones [data-zone='supply/red'] .card")

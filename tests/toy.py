@@ -13,3 +13,29 @@ def toy_folder(where: Path, content: str, **rules: str) -> Path:
     for name, text in rules.items():
         (folder / f"{name}.rules").write_text(textwrap.dedent(text))
     return folder
+
+
+def chips_game(where: Path) -> Path:
+    """A game without a board: red and blue in turn bet a chip of their supply into the pot, or pass
+    and lose."""
+    folder = toy_folder(where, """\
+        players: [red, blue]
+        board:
+          locations: {}
+        pieces:
+          chip: {per_player: 3, starts_in: supply}
+        """, chips="""\
+        zone supply per player
+        zone pot
+        variable current = red
+
+        play:
+            repeat:
+                turn current:
+                    choose chip in pieces(supply(you)) as bet or pass
+                    if chip = none:
+                        win next(you)
+                    move chip to pot
+                set current = next(current)
+        """)
+    return folder

@@ -37,11 +37,14 @@ def _picks(value) -> list[list[str]]:
 def create_app(table: Logged) -> Flask:
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
 
-    def seat_of(data) -> str:
-        seat = data.get("seat") if isinstance(data, dict) else None
-        if not isinstance(seat, str):
+    def posted() -> dict:
+        data = request.get_json(silent=True)
+        return data if isinstance(data, dict) else {}
+
+    def seat_of(data: dict) -> str:
+        if not isinstance(data.get("seat"), str):
             raise Refused("name the seat (`seat`)")
-        return seat
+        return data["seat"]
 
     @app.errorhandler(Refused)
     def refused(error: Refused):
@@ -70,7 +73,7 @@ def create_app(table: Logged) -> Flask:
 
     @app.post("/api/choose")
     def choose():
-        data = request.get_json(silent=True) or {}
+        data = posted()
         if not isinstance(table, Played):
             raise Refused("a replay takes no answers")
         with table.lock:
@@ -80,7 +83,7 @@ def create_app(table: Logged) -> Flask:
 
     @app.post("/api/why")
     def why():
-        data = request.get_json(silent=True) or {}
+        data = posted()
         label = data.get("label")
         if label is not None and not isinstance(label, str):
             raise Refused("`label` must be a text")
@@ -89,7 +92,7 @@ def create_app(table: Logged) -> Flask:
 
     @app.post("/api/undo")
     def undo():
-        data = request.get_json(silent=True) or {}
+        data = posted()
         if not isinstance(table, Played):
             raise Refused("a replay has nothing to undo: step back instead")
         with table.lock:
@@ -99,7 +102,7 @@ def create_app(table: Logged) -> Flask:
 
     @app.post("/api/goto")
     def goto():
-        data = request.get_json(silent=True) or {}
+        data = posted()
         if not isinstance(table, Replayed):
             raise Refused("only a replay steps through its choices")
         with table.lock:
