@@ -218,7 +218,7 @@ def test_a_database_of_the_old_format_reads_read_only_as_it_is(tmp_path):
 def test_a_database_of_the_old_format_opened_to_store_games_gets_the_winners_column(tmp_path, marked):
     db = old_database(tmp_path / "old.sqlite", marked)
     results = Results(db)
-    assert results.db.execute("PRAGMA user_version").fetchone()[0] == results_db.SCHEMA_VERSION == 4
+    assert results.db.execute("PRAGMA user_version").fetchone()[0] == results_db.SCHEMA_VERSION == 5
     assert [row[1] for row in results.db.execute("PRAGMA table_info(games)")] == results_db.COLUMNS
     assert winners_by_seed(results) == OLD_WINNERS  # the old games keep their winner
     shared = {"seed": 5, "players": ["purple", "green"], "winner": None, "winners": ["purple", "green"],

@@ -10,7 +10,9 @@ For each game, in the same run, rounds interleaved so that a busy machine slows 
   (tools/<game>_baseline.py) and by the engine (`Game` + `random.Random(seed).randrange`: the same
   decisions as the baseline, tests/test_differential.py checks it); then the engine playing the
   same seeds as `simulate` does (bots, seating that turns, records, score curves), in 1 process
-  and with --jobs;
+  and with --jobs; and random games in playout mode (`Game.play_out`: each `choose` draws its
+  option without making the list; other draws than the game loop's, so other games), whose gain
+  over the game loop is the speed-up a search bot's random playouts get;
 * the whole command, in a child process: `ludolex simulate GAME --games N --jobs 1` into a new
   database against the baseline's own process on N games, with each process's peak memory.
 
@@ -52,6 +54,16 @@ def engine_loop(ruleset, seeds, players) -> int:
         while not game.finished:
             game.choose(rng.randrange(len(game.decision.options)))
             decisions += 1
+    return decisions
+
+
+def engine_playout(ruleset, seeds, players) -> int:
+    """Random games in playout mode (`Game.play_out`: no list of options made); the decisions made."""
+    decisions = 0
+    for seed in seeds:
+        game = Game(ruleset, seed=seed, players=players)
+        game.play_out(random.Random(seed))
+        decisions += game.runtime.decisions
     return decisions
 
 
@@ -117,6 +129,7 @@ def rows_of(folder: Path, args, scratch: Path) -> list[Row]:
     databases = (scratch / f"{folder.name}-{i}.sqlite" for i in count())
     rows = [Row(loop, args.games, lambda: timed(baseline_loop, baseline, seeds), loop)] if baseline else []
     rows += [Row("engine, game loop", args.games, lambda: timed(engine_loop, ruleset, seeds, players), loop),
+             Row("engine, playout mode", args.games, lambda: timed(engine_playout, ruleset, seeds, players), loop),
              Row("engine, records, 1 process", args.games,
                  lambda: timed(engine_records, ruleset, seeds, players, 1), loop),
              Row(f"engine, records, --jobs {args.jobs}", args.games,
@@ -148,6 +161,9 @@ def bench(folder: Path, args, scratch: Path) -> None:
               f"{'-' if peak is None else f'{peak:.1f}':>10}{ratio:>13}")
     single, parallel = (per_game[f"engine, records, {jobs}"] for jobs in ("1 process", f"--jobs {args.jobs}"))
     print(f"speed-up of --jobs {args.jobs} over 1 process: {single / parallel:.2f}x")
+    rates = {row.label: row.median(1) / row.median(0) for row in rows if row.label.startswith("engine, ")}
+    print(f"speed-up of playout mode over the game loop, in decisions per second (its random games are "
+          f"others, of other lengths): {rates['engine, playout mode'] / rates['engine, game loop']:.2f}x")
 
 
 def main() -> None:

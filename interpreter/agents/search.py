@@ -148,12 +148,15 @@ class SearchAgent:
                 node.update(player, label, rewards.get(player, 0.0))
 
     def _play_out(self, world: Game) -> None:
-        agent = None if self.policy is None else PolicyAgent(self.policy, world, self.rng.getrandbits(32))
+        if self.policy is None:  # random playouts: in playout mode, with a stream of their own
+            world.play_out(random.Random(self.rng.getrandbits(32)))
+            return
+        agent = PolicyAgent(self.policy, world, self.rng.getrandbits(32))
         for _ in range(PLAYOUT_DECISIONS):
             if world.finished or world.paused:
                 return
             decision = world.decision
-            world.choose(self.rng.randrange(len(decision.options)) if agent is None else agent.choose(decision))
+            world.choose(agent.choose(decision))
 
     def _rewards(self, world: Game) -> dict[str, float]:
         """Each player's result, between 0 and 1: a win shared by k players is 1/k each, a draw is

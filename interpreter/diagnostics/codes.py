@@ -60,6 +60,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX332": ("error", "an option whose values or default are not plain values, or a name or value of an option the rules do not declare"),
     "LX333": ("error", "`simultaneously for each p` whose block does not start with `choose ... by p`"),
     "LX334": ("warning", "a property named like an attribute every component has (`id`, `kind`, `owner`, `zone`, `location`)"),
+    "LX335": ("warning", "a `because` that can record nothing: the manifest names no `score`, or the statement makes nobody score"),
     "LX401": ("note", "values the content marks as provisional: stand-ins for what the rulebook does not give"),
 }
 

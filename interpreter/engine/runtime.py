@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.engine.board import Board
 from interpreter.engine.knowledge import back_of, knows
+from interpreter.engine.reasons import PointsByReason
 from interpreter.engine.state import State
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
@@ -99,6 +100,8 @@ class Runtime:
         self.running = False  # rules (or a bot's valuation) are running now: the watchdog may stop them
         self.start_phase: str | None = None  # a scenario starts the turn at this phase: the ones before are skipped
         self.pause_after_turn = False  # a scenario stops the game when the turn ends
+        self.playout = None  # playout mode: a random.Random with which each `choose` picks itself (Game.play_out)
+        self.points_by_reason = PointsByReason()  # what `because` records (engine.reasons)
 
     def too_many_steps(self, position: Position | None) -> LimitExceeded:
         """The error for a rule that went past the step budget (raised by the loops and calls that count steps)."""
@@ -107,6 +110,15 @@ class Runtime:
         else:
             budget = f"{LIMITS.steps_per_decision:,} steps between two decisions (LUDOLEX_STEPS_PER_DECISION)"
         return LimitExceeded(position, f"the rules ran past the limit of {budget}: a loop that never ends?")
+
+    def decided_in_playout(self) -> None:
+        """A decision the rules took themselves in playout mode, counted as one asked: within the
+        game's limit of decisions, with the step budget of a decision."""
+        self.decisions += 1
+        if self.decisions > LIMITS.decisions_per_game:
+            raise LimitExceeded(None, f"the game went past {LIMITS.decisions_per_game:,} decisions "
+                                      "(LUDOLEX_DECISIONS_PER_GAME): do the rules ever end it?")
+        self.step_limit = min(self.steps + LIMITS.steps_per_decision, LIMITS.steps_per_game)
 
     def hidden_as(self, viewer: str | None, component) -> str | None:
         """What `viewer` sees of `component` when they cannot tell which it is (its back), else None."""

@@ -107,10 +107,14 @@ class Session:
             show(self.console, self.game, self.viewer)
             while not self.game.finished:
                 self.turn()
-        except (EOFError, KeyboardInterrupt) as stop:
+        except (EOFError, KeyboardInterrupt, SystemError) as stop:
+            if isinstance(stop, SystemError):  # Ctrl-C while a signal handler (the watchdog's) was in a
+                if not isinstance(stop.__cause__, KeyboardInterrupt):  # built-in function: CPython wraps it
+                    raise
+                stop = stop.__cause__
             self.console.print("\ngame abandoned")
             self.leave(interrupted=isinstance(stop, KeyboardInterrupt))
-            raise
+            raise stop from None
         self.console.print("[bold]result:[/bold] " + escape(result_sentence(self.game.result, self.game.state.turns)))
         if self.target is not None:
             self.saving.write()  # a game loaded already over is left as it is

@@ -117,6 +117,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         scope.error("LX106", f"the rules compile to more than {LIMITS.compiled_characters:,} characters of Python "
                     "(LUDOLEX_COMPILED_CHARACTERS): make them smaller", where)
         return program
+    if symbols.score in program.functions:
+        program.score = program.function_from_outside(symbols.score)
     for decl in declarations:
         if isinstance(decl, (d.FunctionDecl, d.ProcedureDecl)) and decl.name not in symbols.used:
             what = "function" if isinstance(decl, d.FunctionDecl) else "procedure"

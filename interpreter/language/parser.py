@@ -302,7 +302,10 @@ def _misspelt_statement(before: str) -> str | None:
 
 def _expected(terminals: set[str], likeliest: list[str]) -> str:
     """What the parser would have taken, in words: a handful at most, the likeliest first (a keyword
-    like the word found, then the end of the line or a `:`, other keywords, a value, an operator)."""
+    like the word found, then the end of the line or a `:`, other keywords, a value, an operator).
+    `because`, which may follow any statement, is named only when it is the likeliest."""
+    if "because" not in likeliest:
+        terminals = terminals - {"BECAUSE"}
     value = {"NAME", "INT"} <= terminals
     operators = len(terminals & OPERATORS) >= 3
     folded = {"_NL", "COLON"} | (VALUE_STARTS if value else set()) | (OPERATORS if operators else set())
@@ -566,6 +569,12 @@ class _ToAst(Transformer):
 
     def simultaneously_stmt(self, meta, c):
         return s.Simultaneously(self._pos(meta), str(c[0]), c[1], c[2])
+
+    def because_stmt(self, meta, c):  # `STATEMENT because REASON`
+        return s.Because(self._pos(meta), c[1], s.Block([c[0]]), line=True)
+
+    def because_block(self, meta, c):  # `because REASON:` and a block
+        return s.Because(self._pos(meta), c[0], c[1])
 
     # expressions
     def conditional(self, meta, c):

@@ -48,6 +48,7 @@ class Program:
     private_variables: dict = field(default_factory=dict)  # name -> "private" (each their own) or "hidden" (nobody)
     unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order
     options: dict = field(default_factory=dict)  # option -> its values, the default first
+    score: object = None  # the manifest's score, f(rt, player) -> number, or None (reports, `because`)
 
     def chosen_options(self, given: dict | None) -> dict:
         """Every option's value for a game: the ones `given` (a value or its text, as `--option NAME=VALUE`

@@ -35,6 +35,7 @@ class Symbols:
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
     inline_costs: dict[str, int] = field(default_factory=dict)  # function -> expression nodes its inlining writes
     decisions: dict[str, set] = field(default_factory=dict)  # decision name -> the tuples of names its options bind
+    score: str | None = None  # the function the manifest names as the game's score
 
     def unordered_zones(self) -> tuple[str, ...]:
         """The state's names of the unordered zones (`bag/red`, `bag/blue` for a per-player one), in
@@ -97,8 +98,8 @@ class Scope:
         if name in reserved_words():
             self.error("LX329", f"`{name}` is a reserved word of the language: choose another name", position)
 
-    def warn(self, code: str, message: str, position: Position) -> None:
-        self.diagnostics.append(Diagnostic(code, message, position, severity="warning"))
+    def warn(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, position, severity="warning", hint=hint))
 
     def with_locals(self, *names: str) -> "Scope":
         return replace(self, locals=self.locals | set(names))

@@ -13,6 +13,7 @@ from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import LONGEST_RANGE, PASS, Decision, NumberRange, Simultaneous, render_value
+from interpreter.engine.reasons import reason_name
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
@@ -862,7 +863,10 @@ class Choose(Stmt):
         return self.otherwise.statements if self.otherwise else []
 
     def compile(self, scope: Scope, deciding):
-        enumerate_options = self.option_source(scope)
+        enumerate_options, draw = self._number_range(scope), None
+        if enumerate_options is None:
+            code = self._option_code(scope)
+            enumerate_options, draw = self._options(scope, *code), self._drawing(scope, *code)
         by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
         if self.by and self.group:
             check(scope, self.by.pos, "players", self.by.type, "who decides together (`by any of`)")
@@ -874,6 +878,13 @@ class Choose(Stmt):
         rule = ChoiceRule(self, scope)
 
         def choose(rt, env):
+            playout = rt.playout
+            if playout is not None and draw is not None:
+                drawn = draw(rt, env, playout, optional)
+                if drawn is not None:
+                    rt.decided_in_playout()
+                    bind(env, names, drawn)
+                    return
             options = enumerate_options(rt, env)
             if not options:
                 for name in names:
@@ -895,15 +906,51 @@ class Choose(Stmt):
             if player is None:
                 raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`"
                                        + (" (`by any of` names no player)" if group else ""))
+            if playout is not None:  # nothing drawn: a random option of the whole list
+                rt.decided_in_playout()
+                bind(env, names, options[playout.randrange(len(options))])
+                return
             index = yield Decision(decision_name, player, names, options, rt.hidden_as, members, (rule, env))
             bind(env, names, options[index])
 
         return choose, True
 
+    def _drawing(self, scope: Scope, sources: list[str], condition: str | None):
+        """For playout mode: `f(rt, env, rng, optional)` drawing an option at random without making
+        the list of them, or None when it draws nothing (the caller then makes the list).
+
+        Each try draws one value for each name from its list in turn (a later list may depend on
+        the values drawn before it), or `pass` when it may (as one more option among all the
+        combinations), and keeps the combination if it satisfies `where`, else tries again. When no
+        list depends on another, every option and `pass` are equally likely, as from the whole
+        list; when one does, a value of a shorter list is likelier. After DRAWS failed tries, None."""
+        parts = [f"(lambda {', '.join(f'v_{n}' for n, _ in self.bindings[:i])}: {code})" for i, code in enumerate(sources)]
+        parts.append(f"(lambda {', '.join(f'v_{n}' for n, _ in self.bindings)}: {condition or 'True'})")
+        lists_and_test = scope.codegen.expression("(" + ", ".join(parts) + ",)")
+
+        def draw(rt, env, rng, optional):
+            *lists, test = lists_and_test(rt, env)
+            for _ in range(DRAWS):
+                values, combinations = [], 1
+                for values_of in lists:
+                    pool = values_of(*values)
+                    if not pool:
+                        break
+                    combinations *= len(pool)
+                    values.append(pool[rng.randrange(len(pool))])
+                else:
+                    if optional and rng.randrange(combinations + 1) == combinations:
+                        return PASS
+                    if test(*values):
+                        return tuple(values)
+            return None
+
+        return draw
+
     def option_source(self, scope: Scope):
         """`f(rt, env)` giving the options without `pass`: a `NumberRange` for a number chosen from a
         range (`choose n in numbers(a, b) as NAME`, no `where`), else the list of every combination."""
-        return self._number_range(scope) or self._options(scope)
+        return self._number_range(scope) or self._options(scope, *self._option_code(scope))
 
     def _number_range(self, scope: Scope):
         """For `choose n in numbers(LOW, HIGH) as NAME` (one name, no `where`): `f(rt, env)` giving the
@@ -937,23 +984,30 @@ class Choose(Stmt):
 
         return number_range
 
-    def _options(self, scope: Scope):
-        """Every combination of the bound values, in order, that satisfies `where`: one comprehension."""
-        names = env_names(scope)
-        loops, inner = [], scope
+    def _option_code(self, scope: Scope) -> tuple[list[str], str | None]:
+        """The generated code of each name's list of values (reading the names bound before it as
+        `v_NAME`) and of the `where` condition, checked."""
+        names, sources, inner = env_names(scope), [], scope
         for name, source in self.bindings:
             scope.check_name(name, self.pos)
             if isinstance(source, ListOf) and not source.items:
                 scope.error("LX326", f"`choose ... as {self.name}`: `{name}` has no value to choose from", source.pos)
-            loops.append(f"for v_{name} in {source.code(inner, names)}")
+            sources.append(source.code(inner, names))
             check(scope, source.pos, "list", source.type, f"the options of `{name}`")
             inner = inner.with_locals(name)
             names = {**names, name: f"v_{name}"}
         if isinstance(self.where, Literal) and not self.where.value:
             scope.error("LX326", f"`choose ... as {self.name}`: the condition is never true", self.where.pos)
-        condition = f" if {self.where.code(inner, names)}" if self.where else ""
+        return sources, self.where.code(inner, names) if self.where else None
+
+    def _options(self, scope: Scope, sources: list[str], condition: str | None):
+        """Every combination of the bound values, in order, that satisfies `where`: one comprehension."""
+        loops = " ".join(f"for v_{name} in {code}" for (name, _), code in zip(self.bindings, sources))
         values = "".join(f"v_{name}, " for name, _ in self.bindings)
-        return scope.codegen.expression(f"[({values}) {' '.join(loops)}{condition}]")
+        return scope.codegen.expression(f"[({values}) {loops}{f' if {condition}' if condition else ''}]")
+
+
+DRAWS = 8  # tries at drawing an option in playout mode before the whole list is made
 
 
 def with_pass(options):
@@ -1043,6 +1097,88 @@ class AtOnce(Stmt):
             rt.settle()
 
         return at_once, False
+
+
+@dataclass
+class Because(Stmt):
+    """`STATEMENT because REASON`, or `because REASON:` over a block: the points the statements make any
+    player score are that player's points for REASON (see `engine.reasons`)."""
+
+    pos: Position
+    reason: Expr
+    body: Block
+    line: bool = False  # written after one statement, not over a block
+
+    def substatements(self):
+        return self.body.statements
+
+    def binds(self):
+        return self.body.statements[0].binds() if self.line else ()
+
+    def always_exits(self):
+        return self.body.always_exits()
+
+    def compile(self, scope, deciding):
+        reason = self.reason.compile(scope)
+        check(scope, self.reason.pos, "reason", self.reason.type, "the reason of `because`")
+        _check_because(self, scope)
+        body, generator = self.body.compile(scope, deciding)
+        pos = self.reason.pos
+        if scope.symbols.score is None:  # nothing to record (LX335 said so)
+            return body, generator
+
+        def named(rt, env):
+            try:
+                return reason_name(reason(rt, env))
+            except ValueError as error:
+                raise RuleRuntimeError(pos, str(error)) from None
+
+        if generator:
+            def because(rt, env):
+                name = named(rt, env)
+                if name is None:
+                    yield from body(rt, env)
+                    return
+                points, before = rt.points_by_reason, rt.points_by_reason.before(rt)
+                try:
+                    yield from body(rt, env)
+                except Signal:  # the game ends, a turn ends, a procedure returns: the points still count
+                    points.after(rt, name, before)
+                    raise
+                points.after(rt, name, before)
+            return because, True
+
+        def because_plain(rt, env):
+            name = named(rt, env)
+            if name is None:
+                body(rt, env)
+                return
+            points, before = rt.points_by_reason, rt.points_by_reason.before(rt)
+            try:
+                body(rt, env)
+            except Signal:
+                points.after(rt, name, before)
+                raise
+            points.after(rt, name, before)
+
+        return because_plain, False
+
+
+def _check_because(node: Because, scope: Scope) -> None:
+    """LX335: a `because` that can record nothing (no score in the manifest, or a statement that scores nothing)."""
+    if scope.symbols.score is None:
+        scope.warn("LX335", "`because` records points for a reason, but the manifest names no `score` function: "
+                   "it records nothing", node.reason.pos,
+                   hint="name the function of one player that gives the score in game.yaml: `score: NAME`")
+        return
+    statement = node.body.statements[0]
+    if not node.line or not isinstance(statement, (Let, Signalling, Rank, Pass)):
+        return
+    word = "end game" if isinstance(statement, Rank) else statement.what if isinstance(statement, Signalling) \
+        else type(statement).__name__.lower()
+    ending = word in ("win", "lose", "draw")
+    scope.warn("LX335", f"`{word}` makes nobody score: `because` has no points to give a reason here", node.reason.pos,
+               hint="to say how the game ended, write `by` in place of `because`" if ending else None)
 
 
 @dataclass

@@ -23,6 +23,7 @@ ACCEPTS = {
     "revealable": {"zone", "location", "component", "list"},
     "players": {"player", "list"},
     "bool": {"bool"},
+    "reason": {"text", "component"},
 }
 
 WORDS = {
@@ -31,6 +32,7 @@ WORDS = {
     "connection": "a connection type", "trait": "a trait", "bool": "true or false", "via": "a connection type (or a list of them)",
     "collection": "a list or a zone", "movable": "a component or a list of components", "none": "none",
     "revealable": "a zone, a component or a list of components", "players": "a player or a list of players",
+    "reason": "a text or a component",
 }
 
 

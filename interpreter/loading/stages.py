@@ -199,6 +199,8 @@ def check_names(parsed: RulesParsed) -> NamesChecked:
     if score and symbols.functions.get(score) != 1:
         diagnostics.append(Diagnostic("LX315", f"`score: {score}` in the manifest must name a function of one player",
                                       value_position(parsed.document, "score", str(parsed.manifest_path))))
+    else:
+        symbols.score = score
     return _next(parsed, _not_lost(diagnostics, parsed.lost_names), symbols=symbols)
 
 

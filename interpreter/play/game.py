@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Callable, Sequence
 
 from interpreter.diagnostics.errors import RuleRuntimeError
@@ -194,6 +195,20 @@ class Game:
         whose `reasons` name the conditions of the rules that refused it, with file and line
         (`str()` of it gives plain sentences). See `interpreter.play.why_not`."""
         return why_not(self, label, by)
+
+    def play_out(self, rng: random.Random) -> None:
+        """Play the game on at random, fast: the playouts of a search bot. From here on, every
+        `choose` of the rules draws its own option with `rng` without making the list of its
+        options or asking anybody (see `Choose._drawing` in language/statements.py for how it
+        draws); a decision still asked (the one pending, answers given at once in secret) is
+        answered at random with `rng` too. The game's own generator (dice, shuffles) goes on as
+        before; everything playout mode picks comes from `rng` alone, so the same game and the same
+        seed of `rng` give the same playout. The choices made so are not in `log`: a game played
+        out is not replayed, cloned nor saved. It runs to the end, or to a scenario's pause."""
+        self.runtime.playout = rng
+        while self.decisions and not self.paused:
+            decision = self.decisions[0]
+            self.choose(rng.randrange(len(decision.options)), by=decision.player if self.at_once else None)
 
     def clone(self, choices: Sequence[int] | None = None) -> Game:
         """A new game that goes on exactly as this one: the same ruleset, seed, players, options,

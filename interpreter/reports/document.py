@@ -1,7 +1,8 @@
 """A whole report of a run, in the order a designer reads it: the overview in plain words and the
-glossary, then the tables (results, endings, seats, bots, lengths, scores, options chosen); rendered
-for the terminal (rich) and as the body of the HTML page. The games that did not end are counted in
-the overview and listed in their own table; every other table counts only the games that ended.
+glossary, then the tables (results, endings, seats, bots, lengths, scores, where the points came from,
+options chosen); rendered for the terminal (rich) and as the body of the HTML page. The games that did
+not end are counted in the overview and listed in their own table; every other table counts only the
+games that ended.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from rich.text import Text
 
 from interpreter.reports.failures import failures_sheet, finished
 from interpreter.reports.overview import GLOSSARY, RunContext, overview, run_title
+from interpreter.reports.points import points_sheet
 from interpreter.reports.seats import bot_sheets, bots_of, seat_sheet
 from interpreter.reports.summary import (
     Record,
@@ -52,6 +54,8 @@ def build_report(records: Sequence[Record], context: RunContext, usage: bool = T
         summary = summarize(done)
         report.sheets = ([results_sheet(summary)] + endings_sheets(summary) + [seat_sheet(done)] + bot_sheets(done) +
                          length_sheets(summary) + scores_sheets(summary))
+        points = points_sheet(done)
+        report.sheets += [points] if points else []
         options = usage_sheet(done, most_options) if usage else None
         report.sheets += [options] if options else []
     return report

@@ -91,8 +91,9 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                         check_player(name, "scenarios", i, "expect", "winner", j)
                 else:
                     check_player(spec.winner, "scenarios", i, "expect", "winner")
-                for player in spec.scores:
-                    check_player(player, "scenarios", i, "expect", "scores", player)
+                for table in ("scores", "points"):
+                    for player in getattr(spec, table):
+                        check_player(player, "scenarios", i, "expect", table, player)
                 if spec.decision is not None:
                     check_player(spec.decision.player, "scenarios", i, "expect", "decision", "player")
             if part == "position":

@@ -59,6 +59,7 @@ class Expectation(Strict):
     winner: str | list[str] | None = None  # a player, `draw`, or the players of a shared win
     ended_by: str | None = None  # "ranking", "draw", "<player> loses", "<player> wins", or the rules' `by` ending
     scores: dict[str, int] = {}
+    points: dict[str, dict[str, int]] = {}  # player -> reason (`because`) -> the points recorded for it
     sees: dict[str, dict[str, bool]] = {}  # player -> zone (as written in the rules) -> whether they see its contents
 
 

@@ -221,5 +221,9 @@ def check_expectation(game: Game, expect: Expectation) -> None:
         actual = game.result.scores.get(player) if game.result else None
         if actual != score:
             problems.append(f"score of {player}: expected {score}, found {actual}")
+    for player, reasons in expect.points.items():
+        actual = game.runtime.points_by_reason.by_player.get(player, {})
+        if actual != {reason: n for reason, n in reasons.items() if n}:
+            problems.append(f"points of {player} by reason: expected {reasons or 'none'}, found {actual or 'none'}")
     if problems:
         raise ScenarioFailure("\n".join(problems))

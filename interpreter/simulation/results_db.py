@@ -8,8 +8,9 @@ Results format 2 added the `winners` column (a JSON list: a shared or co-operati
 format 3 the `ending` column (how the game ended, in the rules' words: `win p by "knockout"`), format 4
 the `seat_bots` (the bot of each seat, in the order of `players`), `option_counts` (how often each
 player chose each option, see `simulation.usage`) and `finished_at` (when the game was stored, UTC)
-columns. The `runs` table names the runs (`simulation.runs`); a database without it (older, or opened
-read-only) has only runs of their default names.
+columns, format 5 the `points_by_reason` column (each player's points by reason, `because` in the
+rules, and `other` for the rest of their score). The `runs` table names the runs (`simulation.runs`);
+a database without it (older, or opened read-only) has only runs of their default names.
 An older database is still read as it is, each game's winners taken from its `winner` column when it
 has no `winners`, and the bot of each seat from its run's bots (`a,b`: a in seat 1, b in seat 2, a in
 seat 3...: the bots did not turn before format 4); opened to store games, it first gets the new
@@ -28,7 +29,8 @@ from interpreter.reports.summary import winners_of
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
 APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
-SCHEMA_VERSION = 4  # 1: no `winners` column; 2: no `ending` column; 3: no `seat_bots`, `option_counts`, `finished_at`
+SCHEMA_VERSION = 5  # 1: no `winners` column; 2: no `ending` column; 3: no `seat_bots`, `option_counts`, `finished_at`;
+# 4: no `points_by_reason`
 BUSY_SECONDS = 30.0  # how long a write waits for another process writing the same database
 WORKER = "worker"  # the reason of a game lost with its worker process: a resumed run plays it again
 
@@ -52,6 +54,7 @@ CREATE TABLE IF NOT EXISTS games (
     seat_bots TEXT,
     option_counts TEXT,
     finished_at TEXT,
+    points_by_reason TEXT,
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
@@ -67,9 +70,10 @@ PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores", "turns", "decisions",
-           "score_curve", "reason", "error", "log", "winners", "ending", "seat_bots", "option_counts", "finished_at"]
+           "score_curve", "reason", "error", "log", "winners", "ending", "seat_bots", "option_counts", "finished_at",
+           "points_by_reason"]
 OLD_COLUMNS = COLUMNS[:13]  # results format 1 and before: `winner` only (a single name, or NULL)
-ADDED_COLUMNS = COLUMNS[13:]  # by formats 2 (winners), 3 (ending) and 4
+ADDED_COLUMNS = COLUMNS[13:]  # by formats 2 (winners), 3 (ending), 4 and 5
 
 
 class DatabaseError(Exception):
@@ -193,7 +197,8 @@ class Results:
                  json.dumps(record["scores"]), record["turns"], record["decisions"], json.dumps(record["score_curve"]),
                  record["reason"], record["error"], json.dumps(record["log"]), json.dumps(winners_of(record)),
                  record.get("ending") or "", json.dumps(record.get("seat_bots") or []),
-                 json.dumps(record.get("option_counts") or {}), datetime.now(timezone.utc).isoformat(timespec="seconds")),
+                 json.dumps(record.get("option_counts") or {}), datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 json.dumps(record.get("points_by_reason") or {})),
             )
             self.db.commit()
 
@@ -231,7 +236,8 @@ class Results:
 
         query = (f"SELECT seed, players, winner, {present('winners')}, scores, turns, decisions, score_curve, reason, "
                  f"error, {present('ending')}, {'log' if with_log else 'NULL'}, bots, {present('seat_bots')}, "
-                 f"{present('option_counts')}, {present('finished_at')} FROM games WHERE ruleset_hash = ?")
+                 f"{present('option_counts')}, {present('finished_at')}, {present('points_by_reason')} "
+                 "FROM games WHERE ruleset_hash = ?")
         params: list = [ruleset_hash]
         if bots is not None:
             query, params = query + " AND bots = ?", params + [bots]
@@ -240,7 +246,7 @@ class Results:
         records = []
         with self._errors():
             for (seed, players, winner, winners, scores, turns, decisions, curve, reason, error, ending, log, key,
-                 seat_bots, option_counts, finished_at) in self.db.execute(query + " ORDER BY seed", params):
+                 seat_bots, option_counts, finished_at, points) in self.db.execute(query + " ORDER BY seed", params):
                 try:
                     winners = [winner] if winners is None and winner is not None else json.loads(winners or "[]")
                     if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
@@ -252,7 +258,8 @@ class Results:
                               "reason": reason, "error": error, "ending": ending or "",
                               "seat_bots": json.loads(seat_bots) if seat_bots is not None else
                               _bots_by_seat(key, len(players)),
-                              "option_counts": json.loads(option_counts or "{}"), "finished_at": finished_at}
+                              "option_counts": json.loads(option_counts or "{}"), "finished_at": finished_at,
+                              "points_by_reason": json.loads(points or "{}")}
                     if with_log:
                         record["log"] = json.loads(log)
                 except (TypeError, ValueError, RecursionError):

@@ -16,6 +16,7 @@ from interpreter.agents.bots import make_agent
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.game import Game
+from interpreter.reports.points import OTHER
 from interpreter.safety.limits import LimitExceeded
 from interpreter.simulation.usage import count_choice
 
@@ -95,12 +96,25 @@ def error_text(error: BaseException) -> str:
 def failed_record(seed: int, players: list[str], reason: str, error: str | None, seat_bots: list[str] = ()) -> dict:
     return {"seed": seed, "players": players, "seat_bots": list(seat_bots), "winner": None, "winners": [],
             "scores": {}, "turns": 0, "decisions": 0, "score_curve": [], "reason": reason, "error": error, "log": [],
-            "ending": "", "option_counts": {}}
+            "ending": "", "option_counts": {}, "points_by_reason": {}}
+
+
+def with_other(points: dict[str, dict[str, int]], final: dict[str, int]) -> dict[str, dict[str, int]]:
+    """Each player's points by reason (`because`), and under `other` what of their final score no reason took."""
+    table = {}
+    for player, score in final.items():
+        reasons = dict(points.get(player, {}))
+        other = score - sum(reasons.values())
+        if other:
+            reasons[OTHER] = reasons.get(OTHER, 0) + other
+        table[player] = reasons
+    return table
 
 
 def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
-    """One whole game between bots: a record of its result, length, score curve, choices (`log`) and
-    how often each player chose each option (`option_counts`, see `simulation.usage`).
+    """One whole game between bots: a record of its result, length, score curve, choices (`log`), how
+    often each player chose each option (`option_counts`, see `simulation.usage`) and, when the game
+    has a score, each player's points by reason (`because`) with `other` for the rest of their score.
 
     Never raises (but for Ctrl-C): a game that fails is a record with its error."""
     seats = table.seating(seed, ruleset.program.players)
@@ -112,8 +126,7 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
         players = game.players
         agents = {p: make_agent(record["seat_bots"][i], ruleset, game, bot_seed(seed, i)) for i, p in enumerate(players)}
         places, counts = ruleset.board.index, record["option_counts"]
-        program = ruleset.program
-        score = program.function_from_outside(ruleset.manifest.score) if ruleset.manifest.score in program.functions else None
+        score = ruleset.program.score
         curve, turn = record["score_curve"], 0
         while not game.finished:
             if game.state.turns != turn:  # the first decision of a new turn
@@ -136,6 +149,7 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
         if score is not None:
             final = {p: score(game.runtime, p) for p in players}
             curve.append([game.state.turns + 1, final])  # the final position, as if the next turn started
+            record["points_by_reason"] = with_other(game.runtime.points_by_reason.by_player, final)
             if not record["scores"]:
                 record["scores"] = final
     except LimitExceeded as error:
