@@ -57,33 +57,9 @@ def beneath(rt, component: Component):
 
 
 def on_top(rt, component):
-    if component is None:
+    if component is None or component.zone not in rt.board.index:
         return False
-    items = rt.state.zones[component.zone]  # looked up even off the board: see zone_of
-    return component.zone in rt.board.index and items[-1] is component
-
-
-def zone_of(rt, component):
-    """`c.zone`. The zone is looked up, so that a derived value that asks where a component lies
-    depends on that zone (engine.memo): the component leaves it only by a move, which changes it."""
-    if component is None:
-        return None
-    rt.state.zones[component.zone]
-    return component.zone
-
-
-def location_of(rt, component):
-    """`c.location`: its zone if that is a location of the board, else none."""
-    zone = zone_of(rt, component)
-    return zone if zone in rt.board.index else None
-
-
-def is_facing(rt, component, down: bool) -> bool:
-    """`c is face down` (`down`) or `c is face up`: false for none. Its zone is looked up (see zone_of)."""
-    if component is None:
-        return False
-    rt.state.zones[component.zone]
-    return component.face_down == down
+    return rt.state.zones[component.zone][-1] is component
 
 
 def kinds(rt, zone):
@@ -279,14 +255,5 @@ BUILTINS = {
     "random": (random_item, ("list",), ANY),
     "reverse": (reverse, ("list",), "list"),
 }
-
-# What a cached function's values depend on (language.reads). Every builtin reads the state through
-# its zones only, looked up by name (`rt.state.zones[name]`). These draw at random:
-DRAWING = (roll, random_item)
-# These read the zone their first argument names; these read no zone; any other reads zones found
-# otherwise (each zone of a list, a component's zone).
-READS_ZONE = (top, bottom, pieces, empty, kinds, size)
-READS_NO_ZONE = (adjacent, ray, step, region, numbers, subsets, nth, distinct, direction, index, next_player, roll,
-                 random_item, reverse, divide_whole, remainder, sort_by)
 
 COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "zone": "zone", "location": "location"}
