@@ -14,7 +14,7 @@ innermost conditions that decided the result:
     `if t then a else b` the branch taken
     anything else        a leaf: its text and the values of its sides
 
-Each reason quotes the rules' text with the values of its names written in (`ruler(c5) = marquise`
+Each reason quotes the rules' text with the values of its names written in (`ruler(a3) = red`
 for `ruler(site) = p`), then the values of the sides that are not plain values, and says where
 it is written.
 """
