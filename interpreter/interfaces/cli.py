@@ -747,7 +747,8 @@ def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, opt
 
     path = Path(source)
     if path.is_file():
-        database = path.read_bytes()[:16] == b"SQLite format 3\x00"
+        with path.open("rb") as opened:
+            database = opened.read(16) == b"SQLite format 3\x00"  # else a save
         if database and seed is None:
             raise click.UsageError(f"{path} is a results database: give --seed S, the game to replay")
         ruleset, saved, stopped = _game_to_replay(path, seed if database else None, game, options if database else (),
