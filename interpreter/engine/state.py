@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from interpreter.engine.memo import Memo
+
 
 class Component:
     """A physical thing: a piece, token, card, die or marker."""
@@ -40,12 +42,38 @@ class State:
     revealed: list = field(default_factory=list)  # [player, zone, turn]: a zone shown to a player for that turn
     rng: random.Random = field(default_factory=random.Random)
     version: int = 0  # bumped on every change
-    memo: dict = field(default_factory=dict, repr=False)  # derived values, valid until the next change
+    memo: Memo = field(default_factory=Memo, repr=False)  # derived values, each kept until what it read changes
 
     def changed(self) -> None:
+        """Something changed that is not said: every derived value is forgotten."""
         self.version += 1
-        if self.memo:
-            self.memo.clear()
+        if self.memo.tables:  # (here and below: with no value kept, nothing to forget)
+            self.memo.forget_all()
+
+    # Changes that say what changed, after the rules made them: only the derived values that read it are forgotten.
+    def variable_changed(self, name: str) -> None:
+        """Variable `name` (or one player's value of it) was set."""
+        self.version += 1
+        if self.memo.tables:
+            self.memo.forget_variable(name)
+
+    def property_changed(self, name: str) -> None:
+        """Property `name` of a component was set."""
+        self.version += 1
+        if self.memo.tables:
+            self.memo.forget_property(name)
+
+    def zone_changed(self, zone: str) -> None:
+        """The order of `zone`, or the faces of its components, changed."""
+        self.version += 1
+        if self.memo.tables:
+            self.memo.forget_zones(zone)
+
+    def knowledge_changed(self) -> None:
+        """Who knows what changed (a reveal): no derived value reads it, save those forgotten at every change."""
+        self.version += 1
+        if self.memo.tables:
+            self.memo.forget_volatile()
 
     def add(self, component: Component) -> None:
         self.components[component.id] = component
@@ -58,8 +86,10 @@ class State:
             target.insert(0, component)
         else:
             target.append(component)
+        self.version += 1
+        if self.memo.tables:
+            self.memo.forget_zones(component.zone, zone)
         component.zone = zone
-        self.changed()
 
     def to_json(self) -> dict:
         return {

@@ -256,4 +256,13 @@ BUILTINS = {
     "reverse": (reverse, ("list",), "list"),
 }
 
+# What a cached function's values depend on (language.reads). The builtins read the state only
+# through its zones and the components in them. These draw at random:
+DRAWING = (roll, random_item)
+# These read the zone their first argument names; these read no zone; any other reads zones found
+# otherwise (each zone of a list, a component's zone).
+READS_ZONE = (top, bottom, pieces, empty, kinds, size)
+READS_NO_ZONE = (adjacent, ray, step, region, numbers, subsets, nth, distinct, direction, index, next_player, roll,
+                 random_item, reverse, divide_whole, remainder, sort_by)
+
 COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "zone": "zone", "location": "location"}

@@ -7,10 +7,13 @@ in any order of declaration.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import warnings
 
+from interpreter.engine.memo import Readers
+from interpreter.language.reads import CodeReads
 from interpreter.safety.limits import LIMITS
 
 
@@ -30,6 +33,11 @@ class CodeGen:
         self._counter = itertools.count()
         self.characters = 0  # of generated source so far
         self.warnings: list[str] = []  # Python's complaints about generated code: a bug of the compiler, kept for tests
+        self.sources: dict[str, str] = {}  # name -> the source that defines it: to find what it reads
+        self.read_as: dict[str, str] = {}  # a generated function -> the one whose code says what it reads
+        self.code_reads = CodeReads(self.namespace, self.sources, self.read_as)
+        self.readers = Readers()  # which cached functions read what: for the games' memos
+        self._readers = self.constant(self.readers, "readers")
 
     def run(self, source: str, name: str) -> None:
         """Compile and run generated `source` in the shared namespace, printing nothing."""
@@ -41,6 +49,8 @@ class CodeGen:
         if self.characters > LIMITS.compiled_characters:
             raise CodeTooLarge()
         exec(code, self.namespace)
+        self.sources[name] = source
+        self.read_as[name] = name
 
     def constant(self, value, hint: str = "c") -> str:
         name = f"_{hint}{next(self._counter)}"
@@ -71,23 +81,75 @@ class CodeGen:
         return self.namespace[name]
 
     def cached(self, name: str, number: int, params: list[str], compute: str):
-        """`name(rt, *params)`: `compute`'s value, kept in the state's memo until the state changes."""
-        key = f"({', '.join([str(number)] + params)},)"
-        source = "\n".join([
-            f"def {name}(rt, {', '.join(params)}):",
-            "    memo = rt.state.memo",
-            f"    key = {key}",
-            "    try:",
-            "        return memo[key]",
-            "    except KeyError:",
-            f"        value = memo[key] = {compute}(rt, {', '.join(params)})",
-            "        return value",
-            "    except TypeError:  # an unhashable argument (a list): computed every time",
-            f"        return {compute}(rt, {', '.join(params)})",
-        ])
-        self.run(source, name)
+        """`name(rt, *params)`: `compute`'s value, kept in the state's memo until something it
+        read changes (engine.memo). What it reads is worked out (language.reads) at its first
+        value, and `name` written again with it."""
+        first = self.constant(functools.partial(self._first_value, name, number, params, compute), "first")
+        args = ", ".join(["rt"] + params)
+        self.run(f"def {name}({args}):\n    return {first}({args})", name)
+        self.read_as[name] = compute
         return self.namespace[name]
+
+    def _first_value(self, name: str, number: int, params: list[str], compute: str, rt, *args):
+        """The first value asked of a cached function: what it reads is worked out, and the function
+        written again to keep its values (not counted in the generated source's limit: once per
+        function, and the program is already loaded)."""
+        if number not in self.readers.group:
+            reads = self.code_reads.reads(compute)
+            self.readers.enter(number, reads)
+            source = self._cached_source(name, number, params, compute, reads)
+            exec(compile(source, f"<rules:{name}>", "exec"), self.namespace)
+        return self.namespace[name](rt, *args)
+
+    def _cached_source(self, name: str, number: int, params: list[str], compute: str, reads) -> str:
+        """A cached function that knows what it reads. Its values are kept in the memo's table of the
+        function, by arguments; those of a function that reads one zone named by its arguments, in
+        one part of the table for each such zone, noted under the zone."""
+        args, group = ", ".join(["rt"] + params), self.readers.group[number]
+        zone = next(iter(reads.zones)) if reads.zones and len(reads.zones) == 1 else None
+        if zone is None:
+            part, key, lookup = None, _key(params), ""
+        else:
+            prefix, parameter = zone
+            part = "None" if parameter is None else params[parameter]
+            key, lookup = _key([p for p in params if p != part]), f"[{part}]"
+        lines = [f"def {name}({args}):",
+                 "    memo = rt.state.memo",
+                 "    try:",
+                 f"        return memo.tables[{number}]{lookup}[{key}]",
+                 "    except KeyError:",
+                 "        pass",
+                 "    except TypeError:  # an unhashable argument (a list): computed every time",
+                 f"        return {compute}({args})",
+                 f"    value = {compute}({args})",
+                 f"    table = memo.tables.get({number})",
+                 "    if table is None:",
+                 f"        table = memo.tables[{number}] = {{}}",
+                 f"        memo.readers = {self._readers}"]
+        if group is not None:
+            lines.append(f"        memo.{group}.append({number})")
+        lines.append("    try:")
+        if zone is not None:
+            name_of_zone = (self.literal(prefix) if parameter is None else part if not prefix else
+                            f"({self.literal(prefix)} + {part} if type({part}) is str else None)")
+            lines += [f"        if {part} not in table:",
+                      f"            table[{part}] = {{}}",
+                      f"            noted, zone = ({number}, {part}), {name_of_zone}",
+                      "            if zone in memo.by_zone:",
+                      "                memo.by_zone[zone].append(noted)",
+                      "            else:",
+                      "                memo.by_zone[zone] = [noted]",
+                      f"        table = table[{part}]"]
+        return "\n".join(lines + [f"        table[{key}] = value",
+                                   "    except TypeError:  # its first value in this game, for a list: not kept",
+                                   "        pass",
+                                   "    return value"])
 
     def expression(self, body: str):
         """A function `f(rt, env)` evaluating generated code `body`."""
         return self.define(f"_expr{next(self._counter)}", ["env"], body)
+
+
+def _key(params: list[str]) -> str:
+    """A cached function's arguments as the key of its values: the one argument itself, or a tuple."""
+    return params[0] if len(params) == 1 else f"({', '.join(params)},)" if params else "()"

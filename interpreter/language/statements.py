@@ -207,7 +207,7 @@ class Set(Stmt):
 
             def set_variable(rt, env):
                 rt.state.variables[name] = value(rt, env)
-                rt.state.changed()
+                rt.state.variable_changed(name)
 
             return set_variable, False
         if isinstance(target, Call) and symbols.variables.get(target.name) and len(target.args) == 1:
@@ -215,7 +215,7 @@ class Set(Stmt):
 
             def set_player_variable(rt, env):
                 rt.state.variables[name][player(rt, env)] = value(rt, env)
-                rt.state.changed()
+                rt.state.variable_changed(name)
 
             return set_player_variable, False
         if isinstance(target, Attribute) and target.name in symbols.properties:
@@ -223,7 +223,7 @@ class Set(Stmt):
 
             def set_property(rt, env):
                 subject(rt, env).props[name] = value(rt, env)
-                rt.state.changed()
+                rt.state.property_changed(name)
 
             return set_property, False
         if isinstance(target, Call) and target.name in symbols.variables:
@@ -304,11 +304,12 @@ class Shuffle(Stmt):
         check(scope, self.zone.pos, "zone", self.zone.type, "what `shuffle` shuffles")
 
         def shuffle(rt, env):
-            items = rt.state.zones[zone(rt, env)]
+            name = zone(rt, env)
+            items = rt.state.zones[name]
             rt.state.rng.shuffle(items)
             for component in items:  # shuffled, a component once shown can no longer be told apart
                 component.known_to = frozenset()
-            rt.state.changed()
+            rt.state.zone_changed(name)
 
         return shuffle, False
 
@@ -333,12 +334,12 @@ class Reveal(Stmt):
             if isinstance(what, (Component, list)):
                 for component in what if isinstance(what, list) else [what]:
                     component.known_to |= set(players)
-                rt.state.changed()
+                rt.state.knowledge_changed()
                 return
             for seen in ([p, what, rt.state.turns] for p in players):
                 if seen not in rt.state.revealed:
                     rt.state.revealed.append(seen)
-                    rt.state.changed()
+                    rt.state.knowledge_changed()
 
         return reveal, False
 
