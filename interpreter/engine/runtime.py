@@ -112,9 +112,13 @@ class Runtime:
         return LimitExceeded(position, f"the rules ran past the limit of {budget}: a loop that never ends?")
 
     def decided_in_playout(self) -> None:
-        """A decision the rules took themselves in playout mode, counted as one asked: within the
-        game's limit of decisions, with the step budget of a decision."""
+        """A decision the rules took themselves in playout mode, counted as one asked."""
         self.decisions += 1
+        self.next_decision()
+
+    def next_decision(self) -> None:
+        """The rules go on towards the next decision: within the game's limit of decisions, with the
+        step budget of a decision."""
         if self.decisions > LIMITS.decisions_per_game:
             raise LimitExceeded(None, f"the game went past {LIMITS.decisions_per_game:,} decisions "
                                       "(LUDOLEX_DECISIONS_PER_GAME): do the rules ever end it?")

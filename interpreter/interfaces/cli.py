@@ -227,10 +227,7 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
     option, a file that is not a save of GAME); 130 abandoned (Ctrl-C, end of input), 143 SIGTERM.
     """
     ruleset = _load(game)
-    players = ruleset.program.players
-    for human in humans:
-        if human not in players:
-            raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
+    _check_humans(humans, ruleset)
     names = _bots(bots, ruleset)
     target = save or load  # where the game is saved as it goes
     if target is not None and not target.parent.is_dir():
@@ -252,9 +249,7 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
         current = Game(ruleset, seed=seed, options=_options(options, ruleset))
         journal = Journal(current, ruleset.content_hash())
 
-    def make_bots(playing: Game) -> dict:  # the bots of the seats nobody takes, for this game
-        return {p: make_agent(names[i % len(names)], ruleset, playing, seed * 1000 + i)
-                for i, p in enumerate(players) if p not in humans}
+    make_bots = _seat_bots(names, ruleset, seed, humans)
 
     def resume(path: Path) -> str:  # the command that goes on with the game saved in `path`
         return shlex.join(["ludolex", "play", game, "--load", str(path)] + [a for h in humans for a in ("--human", h)]
@@ -275,6 +270,25 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
         raise _save_failure(error) from None
     except (EOFError, KeyboardInterrupt) as stop:
         sys.exit(143 if isinstance(stop, Terminated) else 130)
+
+
+def _check_humans(humans: tuple[str, ...], ruleset) -> None:
+    players = ruleset.program.players
+    for human in humans:
+        if human not in players:
+            raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
+
+
+def _seat_bots(names: list[str], ruleset, seed: int, humans: tuple[str, ...]):
+    """`make_bots(game)`: the bots of the seats nobody takes, for a game (made again when a move is
+    taken back: a bot may keep the game it plays), seeded from `seed`."""
+    players = ruleset.program.players
+
+    def make_bots(playing: Game) -> dict:
+        return {p: make_agent(names[i % len(names)], ruleset, playing, seed * 1000 + i)
+                for i, p in enumerate(players) if p not in humans}
+
+    return make_bots
 
 
 def _save_failure(error) -> click.ClickException:
@@ -765,18 +779,11 @@ def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, opt
             raise click.ClickException(f"the rules stopped on an error before the first choice: {error}") from None
     else:
         ruleset = _load(source)
-        names, players_of = _bots(bots, ruleset), ruleset.program.players
-        for human in humans:
-            if human not in players_of:
-                raise click.UsageError(f"--human {human}: the players are {', '.join(players_of)}")
-        first = seed or 0
+        _check_humans(humans, ruleset)
+        humans, first = humans or tuple(ruleset.program.players[:1]), seed or 0
         current = Game(ruleset, seed=first, options=_options(options, ruleset))
-
-        def make_bots(playing: Game) -> dict:
-            return {p: make_agent(names[i % len(names)], ruleset, playing, first * 1000 + i)
-                    for i, p in enumerate(players_of) if p not in (humans or players_of[:1])}
-
-        table = Played(Journal(current, ruleset.content_hash()), humans or tuple(players_of[:1]), make_bots, debug)
+        make_bots = _seat_bots(_bots(bots, ruleset), ruleset, first, humans)
+        table = Played(Journal(current, ruleset.content_hash()), humans, make_bots, debug)
 
     def started(url: str) -> None:
         click.echo(f"{ruleset.manifest.title or ruleset.name} at {url} (Ctrl-C to stop)", nl=True)

@@ -17,7 +17,6 @@ from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return,
 from interpreter.engine.state import State
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.why_not import WhyNot, why_not
-from interpreter.safety.limits import LIMITS, LimitExceeded
 from interpreter.safety.watchdog import WATCHDOG
 
 
@@ -118,10 +117,7 @@ class Game:
         """Run the rules until the next decision or the end. A rule that fails, or runs past a
         limit, raises RuleRuntimeError and stops the game for good (no decision pending)."""
         rt, self.decision = self.runtime, None
-        if rt.decisions > LIMITS.decisions_per_game:
-            raise LimitExceeded(None, f"the game went past {LIMITS.decisions_per_game:,} decisions "
-                                      "(LUDOLEX_DECISIONS_PER_GAME): do the rules ever end it?")
-        rt.step_limit = min(rt.steps + LIMITS.steps_per_decision, LIMITS.steps_per_game)
+        rt.next_decision()
         rt.running = True
         WATCHDOG.watch(rt)
         try:

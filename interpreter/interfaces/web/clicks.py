@@ -3,8 +3,8 @@
 A click picks a set of targets (see `view`): a piece on a1 picks its id, its kind and `loc:a1`. A
 set of clicks that names no offered option is explained through the options it *would* make: each
 offered option with the clicked things put in place of values of the same sort (a location for a
-location, a kind for a kind...), which `Game.why_not` then explains. Clicking `deer` in the hand,
-then the square a3, gives `deer a3` for a decision whose options read `tree a1`, `deer b2`...
+location, a kind for a kind...), which `Game.why_not` then explains. Clicking `stone` in the hand,
+then the square a3, gives `stone a3` for a decision whose options read `ring a1`, `stone b2`...
 """
 from __future__ import annotations
 

@@ -24,48 +24,21 @@ def _scaled(points: dict[str, tuple[float, float]]) -> dict[str, tuple[float, fl
             for name, (x, y) in points.items()}
 
 
-def _walk(board: Board, start: str, group: set[str]) -> list[str]:
-    """The locations of `group` in the order a depth-first walk from `start` meets them."""
-    order, seen, stack = [], set(), [start]
-    neighbours = {n: [] for n in group}
-    for a, b in board.graph.edges():
-        if a in group and b in group:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-    while stack:
-        here = stack.pop()
-        if here in seen:
-            continue
-        seen.add(here)
-        order.append(here)
-        stack.extend(sorted(set(neighbours[here]) - seen, key=board.index.get, reverse=True))
-    return order
-
-
 def _circles(board: Board) -> dict[str, tuple[float, float]]:
-    points, left, placed = {}, 0.0, set()
-    for start in board.locations:
-        if start in placed:
-            continue
-        group = _walk(board, start, _connected(board, start))
-        placed.update(group)
-        radius = max(1.0, len(group) / 4)
-        for i, name in enumerate(group):
-            angle = 2 * math.pi * i / len(group) - math.pi / 2
+    import networkx as nx
+
+    points, left = {}, 0.0
+    undirected = board.graph.to_undirected(as_view=True)
+    groups = sorted(nx.connected_components(undirected), key=lambda group: min(map(board.index.get, group)))
+    for group in groups:
+        start = min(group, key=board.index.get)
+        order = list(nx.dfs_preorder_nodes(undirected, start))  # a ring comes out in its order round
+        radius = max(1.0, len(order) / 4)
+        for i, name in enumerate(order):
+            angle = 2 * math.pi * i / len(order) - math.pi / 2
             points[name] = (left + radius + radius * math.cos(angle), radius + radius * math.sin(angle))
         left += 2 * radius + 1.5
     return points
-
-
-def _connected(board: Board, start: str) -> set[str]:
-    found, stack = {start}, [start]
-    while stack:
-        here = stack.pop()
-        for other in list(board.graph.successors(here)) + list(board.graph.predecessors(here)):
-            if other not in found:
-                found.add(other)
-                stack.append(other)
-    return found
 
 
 def positions(board: Board) -> tuple[str, dict[str, tuple[float, float]]]:
