@@ -48,9 +48,9 @@ def test_commands_that_build_no_board_do_not_import_networkx(tmp_path):
 def test_simulate_in_one_process_loads_the_ruleset_once(tmp_path, monkeypatch):
     loads = []
 
-    def counted(name_or_path):
+    def counted(name_or_path, backend=None):
         loads.append(name_or_path)
-        return run_stages(name_or_path)
+        return run_stages(name_or_path, backend)
 
     run_stages = stages.run_stages
     monkeypatch.setattr(stages, "run_stages", counted)

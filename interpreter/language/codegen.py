@@ -38,6 +38,7 @@ class CodeGen:
         self.code_reads = CodeReads(self.namespace, self.sources, self.read_as)
         self.readers = Readers()  # which cached functions read what: for the games' memos
         self._readers = self.constant(self.readers, "readers")
+        self.compile_block = None  # the generated backend's compiler of blocks of statements; None: the reference's closures
 
     def run(self, source: str, name: str) -> None:
         """Compile and run generated `source` in the shared namespace, printing nothing."""

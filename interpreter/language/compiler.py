@@ -9,6 +9,7 @@ from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
+from interpreter.language import block_code
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
 from interpreter.language.codegen import CodeGen, CodeTooLarge, python_identifier
@@ -22,8 +23,10 @@ from interpreter.safety.limits import LIMITS
 
 
 def compile_program(content: Content, board: boards.Board, declarations: list, abilities: list, symbols: Symbols,
-                    diagnostics: list[Diagnostic], start: Position | None = None) -> Program:
-    """`symbols` is the checker's table of names (`collect_symbols`); compiling adds what is used to it."""
+                    diagnostics: list[Diagnostic], start: Position | None = None, backend: str = "generated") -> Program:
+    """`symbols` is the checker's table of names (`collect_symbols`); compiling adds what is used to it.
+    `backend`: "generated" (each block one generated function, language.block_code) or "reference"
+    (a closure per statement, language.statements)."""
     program = Program(
         players=list(content.players),
         kind_order=list(content.pieces),
@@ -38,6 +41,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     program.options = symbols.options
     program.symbols = symbols
     codegen = program.codegen = CodeGen()
+    if backend == "generated":
+        block_code.install(codegen)
     scope = Scope(symbols, diagnostics, codegen=codegen)
     program.anytime_guards = GuardedOptions({}, scope)
     deciding = find_deciding(declarations, abilities)
@@ -84,7 +89,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             elif isinstance(decl, d.WhenDecl):
                 inner = scope.with_locals(*decl.params)
                 condition = decl.condition.compile(inner) if decl.condition else None
-                body, generator = decl.body.compile(inner, deciding)
+                body, generator = decl.body.compile(inner, deciding, catch_return=True)
                 label = decl.label or f"{Path(decl.pos.file).stem} line {decl.pos.line}"
                 trigger = make_trigger(decl.params, condition, body, generator, decl.pos, label)
                 program.triggers.setdefault(decl.event, []).append(trigger)

@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision
-from interpreter.engine.runtime import Return
 from interpreter.language.parser import parse
 from interpreter.language.scope import Scope
 from interpreter.language.statements import PROCEED, Deciding
@@ -171,20 +170,19 @@ def make_trigger(params, condition, body, generator, position, label=""):
         return bool(condition(rt, env))
 
     def trigger(rt, you, values):
+        """What the caller runs with `yield from` (or a loop over it, where no decision is expected): the
+        generator of a deciding body, else nothing, the body done. `body` catches `return` itself."""
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
         env = dict(zip(params, values))
         env["you"] = you
         if condition is not None and not condition(rt, env):
-            return
-        try:
-            if generator:
-                yield from body(rt, env)
-            else:
-                body(rt, env)
-        except Return:
-            pass
+            return ()
+        if generator:
+            return body(rt, env)
+        body(rt, env)
+        return ()
 
     trigger.applies, trigger.label = applies, label  # for `emit ... ordered by`
     return trigger

@@ -70,12 +70,19 @@ class Block:
     def always_exits(self) -> bool:
         return any(s.always_exits() for s in self.statements)
 
-    def compile(self, scope: Scope, deciding: Deciding, catch_return: bool = False):
-        """Returns (closure, is_generator). `catch_return`: the block is a procedure's body."""
-        steps = []
-        for before, statement in zip([None] + self.statements, self.statements):
-            if before is not None and before.always_exits():
+    def warn_unreachable(self, scope: Scope) -> None:
+        for before, statement in zip(self.statements, self.statements[1:]):
+            if before.always_exits():
                 scope.warn("LX324", "this statement can never run: the one before it always leaves the block", statement.pos)
+
+    def compile(self, scope: Scope, deciding: Deciding, catch_return: bool = False):
+        """Returns (closure, is_generator). `catch_return`: the block is a procedure's body. With
+        the generated backend (`CodeGen.compile_block`), the whole block is one generated function."""
+        if scope.codegen is not None and scope.codegen.compile_block is not None:
+            return scope.codegen.compile_block(self, scope, deciding, catch_return)
+        self.warn_unreachable(scope)
+        steps = []
+        for statement in self.statements:
             function, generator = statement.compile(scope, deciding)
             steps.append((function, generator, statement.pos))
             if statement.binds():
@@ -127,23 +134,32 @@ def bounded(expr: Expr, value, pos: Position):
     """`value` (the compiled `expr`), refusing a number or a list larger than the limits allow: what a
     loop keeps in a variable could otherwise double at each turn until memory runs out. Values that
     cannot grow (a component, a location, a truth value...) are not checked."""
-    if expr.type not in (ANY, "number", "list", "text"):
+    if not is_bounded(expr):
         return value
 
     def checked(rt, env):
-        result = value(rt, env)
-        kind = type(result)
-        if kind is int:
-            if not -LIMITS.largest_number <= result <= LIMITS.largest_number:
-                digits = str(result)
-                raise LimitExceeded(pos, f"the number {digits[:20]}{'...' if len(digits) > 20 else ''} is larger than "
-                                         f"{LIMITS.largest_number:,} (LUDOLEX_LARGEST_NUMBER)")
-        elif (kind is list or kind is str) and len(result) > LIMITS.longest_list:
-            raise LimitExceeded(pos, f"a {'list' if kind is list else 'text'} of {len(result):,} items is longer than "
-                                     f"{LIMITS.longest_list:,} (LUDOLEX_LONGEST_LIST)")
-        return result
+        return within_bounds(value(rt, env), pos)
 
     return checked
+
+
+def is_bounded(expr: Expr) -> bool:
+    """Is the value of `expr` checked against the limits when a variable keeps it (see `bounded`)?"""
+    return expr.type in (ANY, "number", "list", "text")
+
+
+def within_bounds(result, pos: Position):
+    """`result`, or LimitExceeded at `pos` for a number or a list larger than the limits allow."""
+    kind = type(result)
+    if kind is int:
+        if not -LIMITS.largest_number <= result <= LIMITS.largest_number:
+            digits = str(result)
+            raise LimitExceeded(pos, f"the number {digits[:20]}{'...' if len(digits) > 20 else ''} is larger than "
+                                     f"{LIMITS.largest_number:,} (LUDOLEX_LARGEST_NUMBER)")
+    elif (kind is list or kind is str) and len(result) > LIMITS.longest_list:
+        raise LimitExceeded(pos, f"a {'list' if kind is list else 'text'} of {len(result):,} items is longer than "
+                                 f"{LIMITS.longest_list:,} (LUDOLEX_LONGEST_LIST)")
+    return result
 
 
 class _Never(Exception):
@@ -188,50 +204,65 @@ class Set(Stmt):
     target: Expr
     value: Expr
 
-    def compile(self, scope: Scope, deciding):
-        value, target, symbols = bounded(self.value, self.value.compile(scope), self.pos), self.target, scope.symbols
+    def target_of(self, scope: Scope) -> tuple:
+        """What `set` changes: ("local", name), ("variable", name), ("player", name, player expression)
+        or ("property", subject expression, name); ("nothing",) after reporting a target it cannot set."""
+        target, symbols = self.target, scope.symbols
         if isinstance(target, Attribute) and target.faction_name(scope, {}):  # `set red.tally = ...`
             target = target.faction_name(scope, {})
         if isinstance(target, Name) and target.name in scope.locals:
-            name = target.name
-
-            def set_local(rt, env):
-                env[name] = value(rt, env)
-
-            return set_local, False
+            return "local", target.name
         if isinstance(target, Name) and target.name in symbols.options:
             scope.error("LX311", f"`{target.name}` is an option, chosen before the game starts: no rule can set it", self.pos)
-            return (lambda rt, env: None), False
+            return ("nothing",)
         if isinstance(target, Name) and target.name in symbols.variables and not symbols.variables[target.name]:
-            name = target.name
-
-            def set_variable(rt, env):
-                rt.state.variables[name] = value(rt, env)
-                rt.state.variable_changed(name)
-
-            return set_variable, False
+            return "variable", target.name
         if isinstance(target, Call) and symbols.variables.get(target.name) and len(target.args) == 1:
-            name, player = target.name, target.args[0].compile(scope)
-
-            def set_player_variable(rt, env):
-                rt.state.variables[name][player(rt, env)] = value(rt, env)
-                rt.state.variable_changed(name)
-
-            return set_player_variable, False
+            return "player", target.name, target.args[0]
         if isinstance(target, Attribute) and target.name in symbols.properties:
-            subject, name = target.subject.compile(scope), target.name
-
-            def set_property(rt, env):
-                subject(rt, env).props[name] = value(rt, env)
-                rt.state.property_changed(name)
-
-            return set_property, False
+            return "property", target.subject, target.name
         if isinstance(target, Call) and target.name in symbols.variables:
             scope.error("LX305", f"variable `{target.name}` is shared, not per player: write `set {target.name} = ...`", self.pos)
         elif isinstance(target, Name) and symbols.variables.get(target.name):
             scope.error("LX305", f"variable `{target.name}` belongs to each player: write `set {target.name}(player) = ...`", self.pos)
         else:
             scope.error("LX311", "`set` needs a variable, a player's variable `name(player)` or a property `piece.name`", self.pos)
+        return ("nothing",)
+
+    def compile(self, scope: Scope, deciding):
+        value = bounded(self.value, self.value.compile(scope), self.pos)
+        what, *target = self.target_of(scope)
+        if what == "local":
+            name = target[0]
+
+            def set_local(rt, env):
+                env[name] = value(rt, env)
+
+            return set_local, False
+        if what == "variable":
+            name = target[0]
+
+            def set_variable(rt, env):
+                rt.state.variables[name] = value(rt, env)
+                rt.state.variable_changed(name)
+
+            return set_variable, False
+        if what == "player":
+            name, player = target[0], target[1].compile(scope)
+
+            def set_player_variable(rt, env):
+                rt.state.variables[name][player(rt, env)] = value(rt, env)
+                rt.state.variable_changed(name)
+
+            return set_player_variable, False
+        if what == "property":
+            subject, name = target[0].compile(scope), target[1]
+
+            def set_property(rt, env):
+                subject(rt, env).props[name] = value(rt, env)
+                rt.state.property_changed(name)
+
+            return set_property, False
         return (lambda rt, env: None), False
 
 
@@ -246,35 +277,26 @@ class Move(Stmt):
     def decides(self, deciding):
         return deciding.events.get(MOVED, False)
 
-    def compile(self, scope, deciding):
-        what, to, at_bottom = self.what.compile(scope), self.to.compile(scope), self.at_bottom
+    def check_types(self, scope: Scope) -> None:
+        """Once `what` and `to` are compiled (their types known)."""
         check(scope, self.what.pos, "movable", self.what.type, "what `move` moves")
         check(scope, self.to.pos, "zone", self.to.type, "where `move` puts it")
+
+    def how(self, scope: Scope) -> tuple:
+        """The arguments of `move_components` after the components and the destination."""
         face_down = None if self.facing is None else self.facing == "down"
         bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
-        announced = MOVED in scope.symbols.handled  # only then is `moved` worth its values
+        return self.at_bottom, bags, face_down, MOVED in scope.symbols.handled, self.pos
+
+    def compile(self, scope, deciding):
+        what, to = self.what.compile(scope), self.to.compile(scope)
+        self.check_types(scope)
+        how = self.how(scope)
+        announced = how[3]  # only then is `moved` worth its values
 
         def move(rt, env):
-            """When `moved` is announced, returns its values: the components, the zone they all
-            came from (or none), the zone they went to; None if nothing moved."""
             moved = what(rt, env)
-            if moved is None:
-                return None
-            destination = to(rt, env)
-            if destination is None:
-                raise RuleRuntimeError(self.pos, "cannot move to nowhere (the destination is none)")
-            group = moved if isinstance(moved, list) else [moved]
-            origins = {component.zone for component in group} if announced else None
-            for component in group:
-                rt.state.move(component, destination, at_bottom)
-                if bags and destination in bags:
-                    land_at_random(rt, component)
-                if face_down is not None:
-                    component.face_down, component.known_to = face_down, frozenset()
-            rt.settle()
-            if announced and group:
-                return [list(group), origins.pop() if len(origins) == 1 else None, destination]
-            return None
+            return None if moved is None else move_components(rt, moved, to(rt, env), *how)
 
         if not announced:  # no rule listens: a move announces nothing
             return move, False
@@ -292,6 +314,27 @@ class Move(Stmt):
                     raise RuleRuntimeError(self.pos, "a `when moved` rule asked for a decision where none was expected")
 
         return move_announced_plain, False
+
+
+def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, face_down: bool | None, announced: bool,
+                    pos: Position):
+    """`move`: the component (or list of them) `moved` to zone `destination`. When `moved` is
+    announced, returns its values: the components, the zone they all came from (or none), the zone
+    they went to; None if nothing moved."""
+    if destination is None:
+        raise RuleRuntimeError(pos, "cannot move to nowhere (the destination is none)")
+    group = moved if isinstance(moved, list) else [moved]
+    origins = {component.zone for component in group} if announced else None
+    for component in group:
+        rt.state.move(component, destination, at_bottom)
+        if bags and destination in bags:
+            land_at_random(rt, component)
+        if face_down is not None:
+            component.face_down, component.known_to = face_down, frozenset()
+    rt.settle()
+    if announced and group:
+        return [list(group), origins.pop() if len(origins) == 1 else None, destination]
+    return None
 
 
 @dataclass
@@ -417,13 +460,16 @@ class Emit(Stmt):
         several = self.ordered_by is not None and deciding.handlers.get(key, 0) > 1
         return several or deciding.events.get(key, False)
 
-    def compile(self, scope, deciding):
+    def check_event(self, scope: Scope) -> None:
         declared = scope.symbols.events
         if self.event not in declared:
             scope.error("LX312", f"no `when {self.event}(...)` rule handles event `{self.event}`", self.pos,
                         hint=did_you_mean(self.event, declared))
         elif declared[self.event] != len(self.args):
             scope.error("LX307", f"event `{self.event}` takes {declared[self.event]} value(s), not {len(self.args)}", self.pos)
+
+    def compile(self, scope, deciding):
+        self.check_event(scope)
         args = [a.compile(scope) for a in self.args]
         ordered_by = None
         if self.ordered_by is not None:
@@ -443,7 +489,7 @@ class CallProcedure(Stmt):
     def decides(self, deciding):
         return deciding.procedures.get(self.name, False)
 
-    def compile(self, scope: Scope, deciding):
+    def check_call(self, scope: Scope) -> None:
         procedures = scope.symbols.procedures
         scope.symbols.used.add(self.name)
         if self.name not in procedures:
@@ -453,6 +499,9 @@ class CallProcedure(Stmt):
             scope.error("LX313", f"unknown procedure `{self.name}`", self.pos, hint=hint)
         elif procedures[self.name] != len(self.args):
             scope.error("LX307", f"`{self.name}` takes {procedures[self.name]} argument(s), not {len(self.args)}", self.pos)
+
+    def compile(self, scope: Scope, deciding):
+        self.check_call(scope)
         args, name = [a.compile(scope) for a in self.args], self.name
         if self.decides(deciding):
             def call(rt, env):  # returns the procedure's generator, for the caller to `yield from`
@@ -474,10 +523,13 @@ class Perform(Stmt):
     def decides(self, deciding):
         return deciding.abilities.get(self.ability, False)
 
-    def compile(self, scope, deciding):
+    def check_ability(self, scope: Scope) -> None:
         if self.ability not in scope.symbols.abilities:
             scope.error("LX314", f"no kind of piece has an ability `{self.ability}`", self.pos,
                         hint=did_you_mean(self.ability, scope.symbols.abilities))
+
+    def compile(self, scope, deciding):
+        self.check_ability(scope)
         subject, ability = self.subject.compile(scope), self.ability
         generator = self.decides(deciding)
 
@@ -775,12 +827,14 @@ class ForEach(Stmt):
     def substatements(self):
         return self.body.statements
 
-    def compile(self, scope, deciding):
+    def selection(self, scope: Scope) -> Quantifier:
+        """The items the loop goes over, selected once when it starts (the body may then change the state)."""
         scope.check_name(self.variable, self.pos)
+        return Quantifier(self.pos, "select", self.variable, self.source, self.where, None, None)
+
+    def compile(self, scope, deciding):
         inner = scope.with_locals(self.variable)
-        # The items are selected once, when the loop starts; the body may then change the state.
-        selection = Quantifier(self.pos, "select", self.variable, self.source, self.where, None, None)
-        source = selection.compile(scope)  # checks that the source is a list
+        source = self.selection(scope).compile(scope)  # checks that the source is a list
         body, generator = self.body.compile(inner, deciding)
         var, pos = self.variable, self.pos
         if generator:
@@ -863,20 +917,36 @@ class Choose(Stmt):
     def substatements(self):
         return self.otherwise.statements if self.otherwise else []
 
-    def compile(self, scope: Scope, deciding):
-        enumerate_options, draw = self._number_range(scope), None
-        if enumerate_options is None:
-            code = self._option_code(scope)
-            enumerate_options, draw = self._options(scope, *code), self._drawing(scope, *code)
-        by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
+    def sources(self, scope: Scope) -> tuple:
+        """(a number range's `f(rt, env)`, or None; else the generated code of the list of options;
+        the playout mode's draw, or None): see `_number_range`, `_options` and `_drawing`."""
+        number_range = self._number_range(scope)
+        if number_range is not None:
+            return number_range, None, None
+        code = self._option_code(scope)
+        return None, self._options(*code), self._drawing(scope, *code)
+
+    def check_by(self, scope: Scope) -> None:
+        """Once `by` is compiled (its type known)."""
         if self.by and self.group:
             check(scope, self.by.pos, "players", self.by.type, "who decides together (`by any of`)")
         elif self.by:
             check(scope, self.by.pos, "player", self.by.type, "who decides (`by`)")
+
+    def rule(self, scope: Scope) -> ChoiceRule:
+        """Noted among the game's decisions; where its decision comes from, to explain it."""
+        scope.symbols.decisions.setdefault(self.name, set()).add(tuple(self.binds()))
+        return ChoiceRule(self, scope)
+
+    def compile(self, scope: Scope, deciding):
+        enumerate_options, code, draw = self.sources(scope)
+        if enumerate_options is None:
+            enumerate_options = scope.codegen.expression(code)
+        by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
+        self.check_by(scope)
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
         names, decision_name, optional, group = tuple(self.binds()), self.name, self.optional, self.group
-        scope.symbols.decisions.setdefault(decision_name, set()).add(names)
-        rule = ChoiceRule(self, scope)
+        rule = self.rule(scope)
 
         def choose(rt, env):
             playout = rt.playout
@@ -899,14 +969,12 @@ class Choose(Stmt):
                 options = with_pass(options)
             members = ()
             if group:  # the players any of whom may answer, each once; the first is the one asked
-                who = by(rt, env)
-                members = tuple(dict.fromkeys(p for p in (who if isinstance(who, list) else [who]) if p is not None))
+                members = group_members(by(rt, env))
                 player = members[0] if members else None
             else:
                 player = by(rt, env)
             if player is None:
-                raise RuleRuntimeError(self.pos, f"nobody is to decide `{decision_name}`: say who with `by` or `as`"
-                                       + (" (`by any of` names no player)" if group else ""))
+                raise self.nobody_decides()
             if playout is not None:  # nothing drawn: a random option of the whole list
                 rt.decided_in_playout()
                 bind(env, names, options[playout.randrange(len(options))])
@@ -915,6 +983,10 @@ class Choose(Stmt):
             bind(env, names, options[index])
 
         return choose, True
+
+    def nobody_decides(self) -> RuleRuntimeError:
+        return RuleRuntimeError(self.pos, f"nobody is to decide `{self.name}`: say who with `by` or `as`"
+                                + (" (`by any of` names no player)" if self.group else ""))
 
     def _drawing(self, scope: Scope, sources: list[str], condition: str | None):
         """For playout mode: `f(rt, env, rng, optional)` drawing an option at random without making
@@ -951,7 +1023,7 @@ class Choose(Stmt):
     def option_source(self, scope: Scope):
         """`f(rt, env)` giving the options without `pass`: a `NumberRange` for a number chosen from a
         range (`choose n in numbers(a, b) as NAME`, no `where`), else the list of every combination."""
-        return self._number_range(scope) or self._options(scope, *self._option_code(scope))
+        return self._number_range(scope) or scope.codegen.expression(self._options(*self._option_code(scope)))
 
     def _number_range(self, scope: Scope):
         """For `choose n in numbers(LOW, HIGH) as NAME` (one name, no `where`): `f(rt, env)` giving the
@@ -1001,11 +1073,11 @@ class Choose(Stmt):
             scope.error("LX326", f"`choose ... as {self.name}`: the condition is never true", self.where.pos)
         return sources, self.where.code(inner, names) if self.where else None
 
-    def _options(self, scope: Scope, sources: list[str], condition: str | None):
-        """Every combination of the bound values, in order, that satisfies `where`: one comprehension."""
+    def _options(self, sources: list[str], condition: str | None) -> str:
+        """The code of every combination of the bound values, in order, that satisfies `where`: one comprehension."""
         loops = " ".join(f"for v_{name} in {code}" for (name, _), code in zip(self.bindings, sources))
         values = "".join(f"v_{name}, " for name, _ in self.bindings)
-        return scope.codegen.expression(f"[({values}) {loops}{f' if {condition}' if condition else ''}]")
+        return f"[({values}) {loops}{f' if {condition}' if condition else ''}]"
 
 
 DRAWS = 8  # tries at drawing an option in playout mode before the whole list is made
@@ -1017,6 +1089,11 @@ def with_pass(options):
         return options.with_pass()
     options.append(PASS)
     return options
+
+
+def group_members(who) -> tuple:
+    """The players any of whom may answer a `by any of` decision, each once, in order."""
+    return tuple(dict.fromkeys(p for p in (who if isinstance(who, list) else [who]) if p is not None))
 
 
 def bind(env: dict, names: tuple[str, ...], chosen) -> None:
@@ -1119,20 +1196,21 @@ class Because(Stmt):
     def always_exits(self):
         return self.body.always_exits()
 
-    def compile(self, scope, deciding):
-        reason = self.reason.compile(scope)
+    def check_reason(self, scope: Scope) -> None:
+        """Once the reason is compiled (its type known)."""
         check(scope, self.reason.pos, "reason", self.reason.type, "the reason of `because`")
         _check_because(self, scope)
+
+    def compile(self, scope, deciding):
+        reason = self.reason.compile(scope)
+        self.check_reason(scope)
         body, generator = self.body.compile(scope, deciding)
         pos = self.reason.pos
         if scope.symbols.score is None:  # nothing to record (LX335 said so)
             return body, generator
 
         def named(rt, env):
-            try:
-                return reason_name(reason(rt, env))
-            except ValueError as error:
-                raise RuleRuntimeError(pos, str(error)) from None
+            return named_reason(reason(rt, env), pos)
 
         if generator:
             def because(rt, env):
@@ -1165,6 +1243,14 @@ class Because(Stmt):
         return because_plain, False
 
 
+def named_reason(reason, pos: Position) -> str | None:
+    """The name under which `because` records points for `reason`."""
+    try:
+        return reason_name(reason)
+    except ValueError as error:
+        raise RuleRuntimeError(pos, str(error)) from None
+
+
 def _check_because(node: Because, scope: Scope) -> None:
     """LX335: a `because` that can record nothing (no score in the manifest, or a statement that scores nothing)."""
     if scope.symbols.score is None:
@@ -1188,12 +1274,15 @@ class As(Stmt):
     player: Expr
     body: Block
 
+    def check_player(self, scope: Scope) -> None:
+        check(scope, self.player.pos, "player", self.player.type, "who acts (`as`)")
+
     def substatements(self):
         return self.body.statements
 
     def compile(self, scope, deciding):
         player = self.player.compile(scope)
-        check(scope, self.player.pos, "player", self.player.type, "who acts (`as`)")
+        self.check_player(scope)
         body, generator = self.body.compile(scope, deciding)
         if generator:
             def as_player(rt, env):
@@ -1225,9 +1314,15 @@ class Turn(Stmt):
     def decides(self, deciding):
         return True
 
+    def check_player(self, scope: Scope) -> None:
+        check(scope, self.player.pos, "player", self.player.type, "whose `turn` it is")
+
+    def missing_phase(self, phase: str) -> RuleRuntimeError:
+        return RuleRuntimeError(self.pos, f"the scenario starts at phase `{phase}`, which this turn does not have")
+
     def compile(self, scope, deciding):
         player = self.player.compile(scope)
-        check(scope, self.player.pos, "player", self.player.type, "whose `turn` it is")
+        self.check_player(scope)
         body = run_body(*self.body.compile(scope, deciding))
         start, end = _start_and_end(scope, "turn")
 
@@ -1243,8 +1338,7 @@ class Turn(Stmt):
             yield from end(rt, env)
             env["you"] = saved
             if rt.start_phase is not None:
-                raise RuleRuntimeError(self.pos, f"the scenario starts at phase `{rt.start_phase}`, which this turn "
-                                                 "does not have")
+                raise self.missing_phase(rt.start_phase)
             if rt.pause_after_turn:
                 raise Pause()
 

@@ -10,6 +10,7 @@ pipeline: without content the board is None, and parsing goes on to report the r
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -204,32 +205,33 @@ def check_names(parsed: RulesParsed) -> NamesChecked:
     return _next(parsed, _not_lost(diagnostics, parsed.lost_names), symbols=symbols)
 
 
-def compile_rules(checked: NamesChecked) -> RulesCompiled:
-    """Every rule compiled, and checked as it is compiled (types, unknown names, what may decide)."""
+def compile_rules(checked: NamesChecked, backend: str | None = None) -> RulesCompiled:
+    """Every rule compiled, and checked as it is compiled (types, unknown names, what may decide), by
+    `backend` (see `compile_program`; None: LUDOLEX_BACKEND, else "generated")."""
     if checked.symbols is None:
         return _next(checked, program=None)
     diagnostics: list[Diagnostic] = []
     first = Position(str(checked.rule_files[0]), 1, 1) if checked.rule_files else Position(str(checked.manifest_path), 1, 1)
     symbols = copy.deepcopy(checked.symbols)  # compiling adds to the table; the checked stage keeps its own
     program = compile_program(checked.content, checked.board, list(checked.declarations), list(checked.abilities),
-                              symbols, diagnostics, first)
+                              symbols, diagnostics, first, backend or os.environ.get("LUDOLEX_BACKEND", "generated"))
     score = checked.manifest.score
     if score:  # the manifest's score function is used by reports, not by the rules
         diagnostics = [d for d in diagnostics if not (d.code == "LX325" and f"`{score}`" in d.message)]
     return _next(checked, _not_lost(diagnostics, checked.lost_names), program=program)
 
 
-def load_ruleset(name_or_path: str | Path) -> Ruleset:
+def load_ruleset(name_or_path: str | Path, backend: str | None = None) -> Ruleset:
     """A game ready to play (`interpreter.load`): a folder holding a `game.yaml`, or the name of a
     shipped game (its folder's name under `rulesets/`). Runs every stage; if any finds an error, raises
     `LudolexError`, whose `diagnostics` list every error (file, line, column) in file order. The
     warnings of a game that loads are in `Ruleset.warnings`."""
-    return ruleset_of(run_stages(name_or_path))
+    return ruleset_of(run_stages(name_or_path, backend))
 
 
-def run_stages(name_or_path: str | Path) -> RulesCompiled:
+def run_stages(name_or_path: str | Path, backend: str | None = None) -> RulesCompiled:
     """Every stage, whatever they find (raises only if the manifest cannot be read)."""
-    return compile_rules(check_names(parse_rules(build_board(read_content(read_manifest(name_or_path))))))
+    return compile_rules(check_names(parse_rules(build_board(read_content(read_manifest(name_or_path))))), backend)
 
 
 def ruleset_of(done: RulesCompiled) -> Ruleset:
