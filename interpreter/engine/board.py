@@ -47,14 +47,16 @@ class Board:
     def region(self, start: str, within: list[str], via: tuple[str, ...]) -> list[str]:
         """The locations of `within` reachable from `start` through connections of `via`, staying
         inside `within` all the way (start included if it is in `within`), in board order."""
-        import networkx as nx
-
         allowed = set(within)
         if start not in allowed:
             return []
-        view = nx.subgraph_view(self.graph, filter_node=allowed.__contains__,
-                                filter_edge=lambda a, b, kind: kind in via)
-        return sorted(nx.descendants(view, start) | {start}, key=self.index.get)
+        reached, waiting = {start}, [start]
+        while waiting:
+            for neighbour in self.adjacent(waiting.pop(), via):
+                if neighbour in allowed and neighbour not in reached:
+                    reached.add(neighbour)
+                    waiting.append(neighbour)
+        return sorted(reached, key=self.index.get)
 
     def step(self, location: str, direction: str, via: tuple[str, ...]) -> str | None:
         for kind in via:

@@ -4,9 +4,10 @@ The reference backend (statements.py) makes a closure of each statement and runs
 over them; a block that asks for decisions is a generator that `yield from`s each statement's own
 generator, so that a decision deep in a procedure crosses a chain of them. Here the whole body of a
 procedure, rule or ability is one generated function: `if`, the loops, `let`, `set`, `move`,
-`choose`, `turn`... are written inline, and a decision is one `yield` of that function. A statement
-written nowhere here runs as its reference closure, called from the generated code. Both backends
-play identical games (tests/test_backends.py).
+`choose`, `turn`... are written inline, and a decision is one `yield` of that function. Four
+statements run as their reference closure, called from the generated code: `simultaneously` and
+`emit ... ordered by` (rare, and deciding in ways of their own), and `win`/`lose`/`draw` and
+`end game ranked by`, which end the game. Both backends play identical games (tests/test_backends.py).
 
 An error is reported at the innermost statement that was running, as the reference does: each line
 of the function is noted with the position of the statement that wrote it, and the traceback gives
@@ -30,6 +31,7 @@ _HELPERS = {
     "_Decision": Decision, "_PASS": PASS, "_Return": Return, "_EndTurn": EndTurn, "_Pause": Pause, "_Signal": Signal,
     "_RuleRuntimeError": RuleRuntimeError, "_bounded": s.within_bounds, "_move": s.move_components,
     "_with_pass": s.with_pass, "_bind": s.bind, "_members": s.group_members, "_reason": s.named_reason, "_at": s._at,
+    "_window": s.anytime_window,
 }
 
 
@@ -231,6 +233,31 @@ def write_perform(node: s.Perform, scope: Scope, out: Writer) -> bool:
     return deciding
 
 
+def write_effect(node: s.Effect, scope: Scope, out: Writer) -> bool:
+    operands = [_code(operand, scope) for operand in node.operands()]
+    node.check_operands(scope)
+    out.line(f"{out.constant(node.effect(), 'effect')}(rt, {', '.join(operands)})", node.pos)
+    return False
+
+
+def write_window(node: s.Window, scope: Scope, out: Writer) -> bool:
+    scope.symbols.decisions.setdefault(s.ANYTIME, set()).add(("action",))  # bots may value it like any decision
+    out.line(f"yield from _window(rt, env['you'], {out.constant(node.pos, 'pos')})", node.pos)
+    return True
+
+
+def write_at_once(node: s.AtOnce, scope: Scope, out: Writer) -> bool:
+    out.line("rt.batch += 1", node.pos)
+    out.line("try:", node.pos)
+    with out.indented():
+        if write_block(node.body, scope, out):
+            scope.error("LX316", "an `at once` block cannot ask for a decision", node.pos)
+    out.line("finally:", node.pos)
+    out.line("    rt.batch -= 1", node.pos)
+    out.line("rt.settle()", node.pos)
+    return False
+
+
 def write_signal(node: s.Signalling, scope: Scope, out: Writer) -> bool:
     if node.what not in ("end turn", "return"):
         return _call_closure(node, scope, out)
@@ -428,5 +455,6 @@ _WRITERS = {
     s.Let: write_let, s.Set: write_set, s.Move: write_move, s.Emit: write_emit, s.CallProcedure: write_call,
     s.Perform: write_perform, s.Signalling: write_signal, s.Pass: write_pass, s.Proceed: write_proceed,
     s.If: write_if, s.While: write_while, s.ForEach: write_for_each, s.Repeat: write_repeat, s.Choose: write_choose,
-    s.Because: write_because, s.As: write_as, s.Turn: write_turn, s.Phase: write_phase,
+    s.Because: write_because, s.As: write_as, s.Turn: write_turn, s.Phase: write_phase, s.Shuffle: write_effect,
+    s.Reveal: write_effect, s.Flip: write_effect, s.Window: write_window, s.AtOnce: write_at_once,
 }

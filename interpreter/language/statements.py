@@ -337,28 +337,54 @@ def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, fa
     return None
 
 
+class Effect(Stmt):
+    """A statement that works out its operands, then does one thing with their values: `effect()(rt, *values)`."""
+
+    def operands(self) -> list[Expr]:
+        raise NotImplementedError
+
+    def check_operands(self, scope: Scope) -> None:
+        """Once the operands are compiled (their types known)."""
+
+    def effect(self):
+        raise NotImplementedError
+
+    def compile(self, scope, deciding):
+        operands = [operand.compile(scope) for operand in self.operands()]
+        self.check_operands(scope)
+        effect = self.effect()
+
+        def run(rt, env):
+            effect(rt, *[operand(rt, env) for operand in operands])
+
+        return run, False
+
+
 @dataclass
-class Shuffle(Stmt):
+class Shuffle(Effect):
     pos: Position
     zone: Expr
 
-    def compile(self, scope, deciding):
-        zone = self.zone.compile(scope)
+    def operands(self):
+        return [self.zone]
+
+    def check_operands(self, scope):
         check(scope, self.zone.pos, "zone", self.zone.type, "what `shuffle` shuffles")
 
-        def shuffle(rt, env):
-            name = zone(rt, env)
-            items = rt.state.zones[name]
-            rt.state.rng.shuffle(items)
-            for component in items:  # shuffled, a component once shown can no longer be told apart
-                component.known_to = frozenset()
-            rt.state.zone_changed(name)
+    def effect(self):
+        return shuffle_zone
 
-        return shuffle, False
+
+def shuffle_zone(rt, name: str) -> None:
+    items = rt.state.zones[name]
+    rt.state.rng.shuffle(items)
+    for component in items:  # shuffled, a component once shown can no longer be told apart
+        component.known_to = frozenset()
+    rt.state.zone_changed(name)
 
 
 @dataclass
-class Reveal(Stmt):
+class Reveal(Effect):
     """reveal ZONE to PLAYER: the player sees what the zone holds, until the end of the turn.
     reveal COMPONENTS to PLAYERS: they know those components while the components stay face down."""
 
@@ -366,29 +392,32 @@ class Reveal(Stmt):
     zone: Expr
     player: Expr
 
-    def compile(self, scope, deciding):
-        shown, player = self.zone.compile(scope), self.player.compile(scope)
+    def operands(self):
+        return [self.zone, self.player]
+
+    def check_operands(self, scope):
         check(scope, self.zone.pos, "revealable", self.zone.type, "what `reveal` shows")
         check(scope, self.player.pos, "players", self.player.type, "to whom `reveal` shows it")
 
-        def reveal(rt, env):
-            what, who = shown(rt, env), player(rt, env)
-            players = [p for p in (who if isinstance(who, list) else [who]) if p is not None]
-            if isinstance(what, (Component, list)):
-                for component in what if isinstance(what, list) else [what]:
-                    component.known_to |= set(players)
-                rt.state.knowledge_changed()
-                return
-            for seen in ([p, what, rt.state.turns] for p in players):
-                if seen not in rt.state.revealed:
-                    rt.state.revealed.append(seen)
-                    rt.state.knowledge_changed()
+    def effect(self):
+        return reveal_to
 
-        return reveal, False
+
+def reveal_to(rt, what, who) -> None:
+    players = [p for p in (who if isinstance(who, list) else [who]) if p is not None]
+    if isinstance(what, (Component, list)):
+        for component in what if isinstance(what, list) else [what]:
+            component.known_to |= set(players)
+        rt.state.knowledge_changed()
+        return
+    for seen in ([p, what, rt.state.turns] for p in players):
+        if seen not in rt.state.revealed:
+            rt.state.revealed.append(seen)
+            rt.state.knowledge_changed()
 
 
 @dataclass
-class Flip(Stmt):
+class Flip(Effect):
     """flip COMPONENTS face up|down: face up, everybody knows them; face down, only those the
     content names (the owner, unless `known: nobody`)."""
 
@@ -396,17 +425,28 @@ class Flip(Stmt):
     what: Expr
     facing: str
 
-    def compile(self, scope, deciding):
-        what, face_down = self.what.compile(scope), self.facing == "down"
+    def operands(self):
+        return [self.what]
+
+    def check_operands(self, scope):
         check(scope, self.what.pos, "movable", self.what.type, f"what `flip ... face {self.facing}` turns over")
 
-        def flip(rt, env):
-            turned = what(rt, env)
-            for component in turned if isinstance(turned, list) else ([] if turned is None else [turned]):
-                component.face_down, component.known_to = face_down, frozenset()
-            rt.state.changed()
+    def effect(self):
+        return flip_down if self.facing == "down" else flip_up
 
-        return flip, False
+
+def _flip(rt, turned, face_down: bool) -> None:
+    for component in turned if isinstance(turned, list) else ([] if turned is None else [turned]):
+        component.face_down, component.known_to = face_down, frozenset()
+    rt.state.changed()
+
+
+def flip_down(rt, turned) -> None:
+    _flip(rt, turned, True)
+
+
+def flip_up(rt, turned) -> None:
+    _flip(rt, turned, False)
 
 
 def _no_event(rt, env):
@@ -691,26 +731,32 @@ class Window(Stmt):
 
     def compile(self, scope, deciding):
         scope.symbols.decisions.setdefault(ANYTIME, set()).add(("action",))  # bots may value it like any decision
+        pos = self.pos
 
         def window(rt, env):
-            players, you = rt.players, env["you"]
-            first = players.index(you) if you in players else 0
-            for player in players[first:] + players[:first]:
-                inner = {"you": player}
-                while True:
-                    rt.steps += 1
-                    if rt.steps > rt.step_limit:
-                        raise rt.too_many_steps(self.pos)
-                    offered = [a for a in rt.program.anytime_actions if a[1] is None or a[1](rt, inner)]
-                    if not offered:
-                        break
-                    index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS],
-                                           origin=(rt.program.anytime_guards, inner))
-                    if index == len(offered):
-                        break
-                    yield from offered[index][2](rt, dict(inner))
+            return anytime_window(rt, env["you"], pos)
 
         return window, True
+
+
+def anytime_window(rt, you, pos: Position):
+    """`window`: each player, `you` first then the others in seating order, takes `anytime` actions until they pass."""
+    players = rt.players
+    first = players.index(you) if you in players else 0
+    for player in players[first:] + players[:first]:
+        inner = {"you": player}
+        while True:
+            rt.steps += 1
+            if rt.steps > rt.step_limit:
+                raise rt.too_many_steps(pos)
+            offered = [a for a in rt.program.anytime_actions if a[1] is None or a[1](rt, inner)]
+            if not offered:
+                break
+            index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS],
+                                   origin=(rt.program.anytime_guards, inner))
+            if index == len(offered):
+                break
+            yield from offered[index][2](rt, dict(inner))
 
 
 @dataclass
