@@ -2,6 +2,7 @@
 """Simulation speed of every game in the repo, against the hand-written baseline where there is one.
 
     python tools/bench.py [--game cernunos] [--games 300] [--rounds 5] [--command-games 1000] [--jobs 2]
+    python tools/bench.py --memory [--game cernunos]
 
 For each game, in the same run, rounds interleaved so that a busy machine slows every row alike
 (each figure is the median over the rounds):
@@ -19,6 +20,8 @@ For each game, in the same run, rounds interleaved so that a busy machine slows 
 Every row gives ms per game, decisions per second (in this process), peak memory (of a child
 process), and its speed as a ratio to the baseline's (baseline time / row time: 1.0 is as fast,
 0.5 half as fast). --players N seats the first N players (Root with 4), without the baseline.
+--memory instead gives the peak memory of `ludolex simulate GAME --jobs 1` at 1,000 and at 10,000
+games, and their ratio: about 1.0, as the report reads the games one at a time.
 """
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ from interpreter.simulation.runner import Table  # noqa: E402
 from interpreter.validation.validate import ruleset_folders  # noqa: E402
 
 LUDOLEX = Path(sys.executable).with_name("ludolex")
+MEMORY_GAMES = (1000, 10000)  # --memory: the numbers of games whose peaks are compared
 
 
 def engine_loop(ruleset, seeds, players) -> int:
@@ -166,6 +170,14 @@ def bench(folder: Path, args, scratch: Path) -> None:
           f"others, of other lengths): {rates['engine, playout mode'] / rates['engine, game loop']:.2f}x")
 
 
+def memory(folder: Path, scratch: Path) -> None:
+    """The whole command's peak memory at each of MEMORY_GAMES games, into new databases, and their ratio."""
+    peaks = [child([LUDOLEX, "simulate", folder, "--games", n, "--jobs", 1, "--db",
+                    scratch / f"{folder.name}-{n}.sqlite"])[2] for n in MEMORY_GAMES]
+    shown = ", ".join(f"{peak:.1f} MiB at {n} games" for n, peak in zip(MEMORY_GAMES, peaks))
+    print(f"{folder.name}: peak memory of `ludolex simulate --jobs 1`: {shown}; ratio {peaks[-1] / peaks[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="Only this game (repeatable).")
@@ -176,11 +188,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--players", type=int, default=None,
                         help="Seat the first N players (no baseline rows: the baselines play the default table).")
+    parser.add_argument("--memory", action="store_true",
+                        help=f"Only the whole command's peak memory at {' and '.join(map(str, MEMORY_GAMES))} games.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ludolex-bench-") as scratch:
         for folder in ruleset_folders(ROOT / "rulesets"):
             if not args.game or folder.name in args.game:
-                bench(folder, args, Path(scratch))
+                if args.memory:
+                    memory(folder, Path(scratch))
+                else:
+                    bench(folder, args, Path(scratch))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import time
 from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterable
 
 import click
 from click.core import ParameterSource
@@ -355,8 +356,8 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
                              f"{to_play} to play on {jobs} {'Ray worker(s)' if backend == 'ray' else 'process(es)'}"))
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
-        records = results.records(version, bots_key, wanted, with_log=False)
-    failures = _print_summary(records, _context(ruleset.name, version, run_name, bots_key, db, game), usage=False)
+        failures = _print_summary(results.iter_records(version, bots_key, wanted, with_log=False),
+                                  _context(ruleset.name, version, run_name, bots_key, db, game), usage=False)
     sys.exit(status or (1 if failures else 0))
 
 
@@ -481,21 +482,23 @@ def _context(name: str, version: str, run: str, key: str, db: Path, game: str):
                       replay.replace("{", "{{").replace("}", "}}") + " --seed {seed}")
 
 
-def _print_summary(records: list[dict], context, usage: bool) -> int:
+def _print_summary(records: Iterable[dict], context, usage: bool) -> int:
     """How the games ended and the ones that failed by seed, then the report of those that ended (with
-    the table of options chosen if `usage`). Returns how many failed (stopped on an error or a limit,
-    or lost with their worker)."""
-    from interpreter.reports import document, failures  # pure Python: no extra needed
+    the table of options chosen if `usage`), the games read once, one at a time. Returns how many
+    failed (stopped on an error or a limit, or lost with their worker)."""
+    from interpreter.reports import document  # pure Python: no extra needed
+    from interpreter.reports.run_tally import RunTally
 
-    click.echo(failures.header_line(records, context.game))
-    for line in failures.failure_lines(records, SHOWN_FAILURES):
+    run = RunTally.of(records, usage, SHOWN_FAILURES)
+    click.echo(run.failures.header_line(context.game))
+    for line in run.failures.lines(SHOWN_FAILURES):
         click.echo(line)
-    if not failures.finished(records):
+    if not run.failures.finished:
         click.echo("no finished games")
     else:
-        report = document.build_report(records, context, usage=usage, most_options=SHOWN_OPTIONS)
+        report = document.report_of(run, context, most_options=SHOWN_OPTIONS)
         Console(highlight=False).print(document.render_report(report))
-    return len(failures.failed(records))
+    return run.failures.failed
 
 
 @main.command()
@@ -515,13 +518,12 @@ def report(db: Path, run_name: str | None, bots: str | None, players: str | None
 
     with closing(Results(db, read_only=True)) as results:
         run = _chosen_run(results, run_name, bots, players, version)
-        records = results.records(run.version, run.key, with_log=False)
-    click.echo(f"{run.game}, version {run.version}, run `{run.name}`: {run.games} game(s)")
-    context = _context(run.game, run.version, run.name, run.key, db, run.game)
-    _print_summary(records, context, usage=True)
-    if plots:
-        for path in write_plots(records, plots, context=context):
-            click.echo(f"wrote {path}")
+        click.echo(f"{run.game}, version {run.version}, run `{run.name}`: {run.games} game(s)")
+        context = _context(run.game, run.version, run.name, run.key, db, run.game)
+        _print_summary(results.iter_records(run.version, run.key, with_log=False), context, usage=True)
+        if plots:  # the plots of score curves need every game at once
+            for path in write_plots(results.records(run.version, run.key, with_log=False), plots, context=context):
+                click.echo(f"wrote {path}")
 
 
 @main.command()

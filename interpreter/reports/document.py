@@ -9,15 +9,14 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from interpreter.reports.failures import failures_sheet, finished
-from interpreter.reports.overview import GLOSSARY, RunContext, overview, run_title
-from interpreter.reports.points import points_sheet
-from interpreter.reports.seats import bot_sheets, bots_of, seat_sheet
+from interpreter.reports.overview import GLOSSARY, RunContext, run_overview, run_title
+from interpreter.reports.run_tally import RunTally
+from interpreter.reports.seats import bot_sheets, seat_sheet
 from interpreter.reports.summary import (
     Record,
     Sheet,
@@ -27,9 +26,7 @@ from interpreter.reports.summary import (
     results_sheet,
     rich_table,
     scores_sheets,
-    summarize,
 )
-from interpreter.reports.usage import usage_sheet
 
 
 @dataclass
@@ -41,24 +38,27 @@ class Report:
     sheets: list[Sheet] = field(default_factory=list)
 
 
-def build_report(records: Sequence[Record], context: RunContext, usage: bool = True,
-                 most_options: int | None = None) -> Report:
-    """The report of `records` (every game of a run, those that failed too). `usage`: with the table of
-    options chosen, showing the `most_options` most chosen of each decision (None: all)."""
-    done = finished(records)
-    report = Report(run_title(records, context), overview(records, context),
-                    failures=failures_sheet(records, context.replay))
-    if len(bots_of(done)) < 2:
+def report_of(run: RunTally, context: RunContext, most_options: int | None = None) -> Report:
+    """The report of a run's games, tallied (those that failed too). With the table of options chosen
+    when they were tallied, showing the `most_options` most chosen of each decision (None: all)."""
+    report = Report(run_title(run, context), run_overview(run, context), failures=run.failures.sheet(context.replay))
+    if len(run.ended.bots) < 2:
         report.glossary = [(term, meaning) for term, meaning in report.glossary if term != "bots compared"]
-    if done:
-        summary = summarize(done)
-        report.sheets = ([results_sheet(summary)] + endings_sheets(summary) + [seat_sheet(done)] + bot_sheets(done) +
-                         length_sheets(summary) + scores_sheets(summary))
-        points = points_sheet(done)
+    if run.failures.finished:
+        summary = run.summary.summary()
+        report.sheets = ([results_sheet(summary)] + endings_sheets(summary) + [seat_sheet(run.ended)] +
+                         bot_sheets(run.ended) + length_sheets(summary) + scores_sheets(summary))
+        points = run.points.sheet()
         report.sheets += [points] if points else []
-        options = usage_sheet(done, most_options) if usage else None
+        options = run.usage.sheet(most_options) if run.usage else None
         report.sheets += [options] if options else []
     return report
+
+
+def build_report(records: Iterable[Record], context: RunContext, usage: bool = True,
+                 most_options: int | None = None) -> Report:
+    """The report of `records`, every game of a run (see `report_of`), read once, one game at a time."""
+    return report_of(RunTally.of(records, usage), context, most_options)
 
 
 def render_report(report: Report) -> RenderableType:

@@ -5,12 +5,10 @@ what the games say about balance, how the seats were assigned, whether the bots 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable
 
-from interpreter.reports.failures import counts_text, failed, finished
-from interpreter.reports.seats import against_fair_share, bots_of, bots_sentence, fair_share, seat_rates, \
-    seating_sentences
-from interpreter.reports.summary import SIGNIFICANCE, Record, p_text, percent, players_of, summarize, winners_of
+from interpreter.reports.run_tally import RunTally
+from interpreter.reports.summary import SIGNIFICANCE, Record, p_text, percent
 
 
 @dataclass(frozen=True)
@@ -44,24 +42,24 @@ GLOSSARY = [
 ]
 
 
-def run_title(records: Sequence[Record], context: RunContext) -> str:
+def run_title(run: RunTally, context: RunContext) -> str:
     """`castles: random vs greedy` or `castles: random in every seat`: the game and its bots."""
-    bots = bots_of(finished(records)) or bots_of(records)
+    bots = list(run.ended.bots or run.everyone.bots)
     if not bots:
         return context.game
     return f"{context.game}: {bots[0]} in every seat" if len(bots) == 1 else f"{context.game}: {' vs '.join(bots)}"
 
 
-def _dates(records: Sequence[Record]) -> str:
-    days = sorted(r["finished_at"][:10] for r in records if r.get("finished_at"))
-    if not days:
+def _dates(run: RunTally) -> str:
+    if not run.days:
         return ""
-    return f"played on {days[0]}" if days[0] == days[-1] else f"played from {days[0]} to {days[-1]}"
+    first, last = run.days
+    return f"played on {first}" if first == last else f"played from {first} to {last}"
 
 
-def _balance(done: Sequence[Record]) -> str:
-    """Which players win significantly more or less than a fair share (see `seats.against_fair_share`)."""
-    summary = summarize(done)
+def _balance(run: RunTally) -> str:
+    """Which players win significantly more or less than a fair share (see `seats.FairShare`)."""
+    summary = run.summary.summary()
     rates = ", ".join(f"{player} {percent(r)}" for player, r in summary.wins.items())
     sentence = f"Win rates: {rates}; no winner in {percent(summary.draws)} of the games."
     if summary.shared.count:
@@ -70,19 +68,19 @@ def _balance(done: Sequence[Record]) -> str:
         return sentence
     off = []
     for player, r in summary.wins.items():
-        games = [g for g in done if player in g["players"]]
-        p = against_fair_share(games, lambda g, player=player: player in winners_of(g))
+        games = run.ended.by_player[player]
+        p = games.p_value()
         if p < SIGNIFICANCE:
-            off.append(f"{player} {'more' if r.rate > fair_share(games) else 'less'} ({p_text(p)})")
-    fair = f"a fair share ({100 * fair_share(done):.1f}%)"
+            off.append(f"{player} {'more' if r.rate > games.share else 'less'} ({p_text(p)})")
+    fair = f"a fair share ({100 * run.ended.everyone.share:.1f}%)"
     if off:
         return sentence + f" Significantly off {fair}: {', '.join(off)}."
     return sentence + (f" No player's win rate differs significantly from {fair}, which is not proof of balance: "
                        "the intervals say how far from it each could be.")
 
 
-def _first_player(done: Sequence[Record]) -> str:
-    seats = seat_rates(done)
+def _first_player(run: RunTally) -> str:
+    seats = run.ended.seat_rates()
     if len(seats) < 2:
         return ""
     first = seats[0]
@@ -92,28 +90,32 @@ def _first_player(done: Sequence[Record]) -> str:
             f"{verdict} ({p_text(first.p_value)}, exact binomial test over the games a single player won).")
 
 
-def overview(records: Sequence[Record], context: RunContext) -> list[str]:
+def run_overview(run: RunTally, context: RunContext) -> list[str]:
     """The report's first paragraphs, over every game of the run (those that did not end included)."""
-    done = finished(records)
-    bots = bots_of(done) or bots_of(records)
+    failures = run.failures
+    bots = list(run.ended.bots or run.everyone.bots)
     version = f" (version {context.version})" if context.version else ""
-    dates = _dates(records)
-    lines = [f"{context.game}{version}: {len(records)} games ({counts_text(records)}) between "
-             f"{', '.join(players_of(records)) or 'no players'}, played by {', '.join(bots) or 'unknown bots'}"
+    dates = _dates(run)
+    lines = [f"{context.game}{version}: {failures.games} games ({failures.counts_text()}) between "
+             f"{', '.join(run.everyone.players) or 'no players'}, played by {', '.join(bots) or 'unknown bots'}"
              f"{'; ' + dates if dates else ''}."]
     about = ([f"Run `{context.run}`."] if context.run else []) + \
         ([f"This report was made by `{context.command}`{' on ' + context.made_at if context.made_at else ''}."]
          if context.command else [])
     if about:
         lines.append(" ".join(about))
-    if not done:
+    if not failures.finished:
         return lines + ["No game ended: there is nothing to measure."]
-    lines += [_balance(done)] + seating_sentences(records)
-    lines += [x for x in (bots_sentence(done), _first_player(done)) if x]
-    stopped = failed(records)
-    if stopped:
-        replay = f"; `{context.replay.format(seed=stopped[0]['seed'])}` replays the first one to its error" \
-            if context.replay else ""
-        lines.append(f"{len(stopped)} game(s) did not end: they are left out of every figure, and listed with their "
-                     f"seeds and errors{replay}.")
+    lines += [_balance(run)] + run.everyone.seating_sentences()
+    lines += [x for x in (run.ended.bots_sentence(), _first_player(run)) if x]
+    if failures.failed:
+        replay = f"; `{context.replay.format(seed=failures.stopped[0]['seed'])}` replays the first one to its error" \
+            if context.replay and failures.stopped else ""
+        lines.append(f"{failures.failed} game(s) did not end: they are left out of every figure, and listed with "
+                     f"their seeds and errors{replay}.")
     return lines
+
+
+def overview(records: Iterable[Record], context: RunContext) -> list[str]:
+    """`run_overview` of a list of games."""
+    return run_overview(RunTally.of(records), context)

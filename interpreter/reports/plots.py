@@ -12,13 +12,14 @@ from typing import NamedTuple, Sequence
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from interpreter.reports.document import build_report
+from interpreter.reports.document import report_of
 from interpreter.reports.failures import finished
 from interpreter.reports.overview import RunContext
 from interpreter.reports.page import write_page
-from interpreter.reports.seats import bot_rates, bots_of, fair_share, seat_name, seat_rates
+from interpreter.reports.run_tally import RunTally
+from interpreter.reports.seats import SeatTally, seat_name
 from interpreter.reports.stats import describe
-from interpreter.reports.summary import Rate, Record, Summary, players_of, summarize
+from interpreter.reports.summary import Rate, Record, Summary, players_of
 
 
 class ScoreCurve(NamedTuple):
@@ -107,11 +108,11 @@ def _plot_win_rates(summary: Summary, fair: float, title: str, path: Path) -> No
     figure.savefig(path, dpi=100)
 
 
-def _plot_seats_and_bots(records: Sequence[Record], title: str, path: Path) -> None:
+def _plot_seats_and_bots(games: SeatTally, title: str, path: Path) -> None:
     """The win rate of each seat, and with two bots or more, of each bot over the seats it played."""
-    bots = bot_rates(records) if len(bots_of(records)) > 1 else {}
+    bots = games.bot_rates() if len(games.bots) > 1 else {}
     figure = _figure((9, 4) if bots else (7, 4))
-    seats = seat_rates(records)
+    seats = games.seat_rates()
     axes = figure.add_subplot(1, 2 if bots else 1, 1)
     _rate_bars(axes, [(seat_name(s.seat), s.wins) for s in seats], [f"C{i}" for i in range(len(seats))],
                seats[0].fair if seats else None)
@@ -121,21 +122,20 @@ def _plot_seats_and_bots(records: Sequence[Record], title: str, path: Path) -> N
         _rate_bars(axes, list(bots.items()), [f"C{i + len(seats)}" for i in range(len(bots))], None)
         axes.set_ylabel("% of the seats it played (95% interval)")
         axes.set_title("by bot", fontsize=10)
-    figure.suptitle(f"{title}: win rates over {len(records)} games", fontsize=10)
+    figure.suptitle(f"{title}: win rates over {games.everyone.games} games", fontsize=10)
     figure.savefig(path, dpi=100)
 
 
-def _plot_lengths(records: Sequence[Record], title: str, path: Path) -> None:
+def _plot_lengths(turns: Sequence[int], title: str, path: Path) -> None:
     figure = _figure()
     axes = figure.add_subplot()
-    turns = [r["turns"] for r in records]
     if turns:
         low, high = min(turns), max(turns)
         bins = [x - 0.5 for x in range(low, high + 2)] if high - low <= 80 else 40
         axes.hist(turns, bins=bins, color="C0", edgecolor="white")
     axes.set_xlabel("turns")
     axes.set_ylabel("games")
-    axes.set_title(f"{title}\ngame length over {len(records)} games", fontsize=10)
+    axes.set_title(f"{title}\ngame length over {len(turns)} games", fontsize=10)
     figure.savefig(path, dpi=100)
 
 
@@ -164,13 +164,13 @@ def write_plots(records: Sequence[Record], folder: Path | str, title: str | None
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     context = context or RunContext(game=title or "games")
-    report = build_report(records, context)
-    done = finished(records)
+    run = RunTally.of(records)
+    report = report_of(run, context)
     written = [folder / "win_rates.png", folder / "seats.png", folder / "lengths.png"]
-    _plot_win_rates(summarize(done), fair_share(done), report.title, written[0])
-    _plot_seats_and_bots(done, report.title, written[1])
-    _plot_lengths(done, report.title, written[2])
-    curves = mean_score_curves(done)
+    _plot_win_rates(run.summary.summary(), run.ended.everyone.share, report.title, written[0])
+    _plot_seats_and_bots(run.ended, report.title, written[1])
+    _plot_lengths(list(run.summary.turns), report.title, written[2])
+    curves = mean_score_curves(finished(records))
     if curves:
         written.append(folder / "score_curves.png")
         _plot_score_curves(curves, report.title, written[-1])

@@ -1,6 +1,6 @@
 """The summary of many simulated games: win rates with intervals, first-player advantage, lengths, scores.
 
-Everything here is a pure function of game records, plain dicts such as
+Everything here is a pure function of game records, read one at a time (see `Tally`), plain dicts such as
     {"seed": 17, "players": ["a", "b"], "winner": "a" or None, "winners": ["a"] or [] or ["a", "b"],
      "scores": {"a": 5, "b": 6} or {}, "turns": 17, "decisions": 46, "score_curve": [[1, {"a": 1, "b": 0}], ...] or []}
 where players[0] plays first and no winners is a draw (or a game nobody won). Several winners won
@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import html
 import math
+from array import array
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -95,18 +97,6 @@ def ending_of(record: Record) -> str:
     return reason if reason in ("ranking", "draw", "turn limit", "everybody loses") else "a rule (no `by`)"
 
 
-def endings_of(records: Sequence[Record]) -> dict[str, Ending]:
-    endings: dict[str, Ending] = {}
-    for record in records:
-        ending = endings.setdefault(ending_of(record), Ending())
-        winners = winners_of(record)
-        ending.games += 1
-        ending.shared += len(winners) > 1
-        for player in winners:
-            ending.wins[player] = ending.wins.get(player, 0) + 1
-    return dict(sorted(endings.items(), key=lambda item: -item[1].games))
-
-
 def players_of(records: Iterable[Record]) -> list[str]:
     """Every player, in the seat order in which they first appear."""
     seen: dict[str, None] = {}
@@ -116,7 +106,79 @@ def players_of(records: Iterable[Record]) -> list[str]:
     return list(seen)
 
 
-def summarize(records: Sequence[Record]) -> Summary:
+class Tally:
+    """Something a report counts over games, one game at a time (`add`), so that it never holds them all."""
+
+    def add(self, record: Record) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def of(cls, records: Iterable[Record], *args):
+        tally = cls(*args)
+        for record in records:
+            tally.add(record)
+        return tally
+
+
+class SummaryTally(Tally):
+    """What `summarize` reads of each game: counts and sums, and the numbers whose quartiles it gives
+    (lengths, scores, margins) in arrays of 8 bytes a number."""
+
+    def __init__(self):
+        self.games = 0
+        self.played: Counter = Counter()  # games per player, in the seat order in which they first appear
+        self.wins: Counter = Counter()
+        self.draws = self.first = self.shared = self.together = 0
+        self.everybody_loses = False
+        self.fair = 0.0  # the sum of 1 / players
+        self.turns, self.decisions = array("q"), array("q")
+        self.scores: dict[str, array] = {}
+        self.margins = array("d")
+        self.endings: dict[str, Ending] = {}
+
+    def add(self, record: Record) -> None:
+        players, winners = record["players"], winners_of(record)
+        self.games += 1
+        self.played.update(dict.fromkeys(players, 1))
+        self.wins.update(dict.fromkeys(winners, 1))
+        self.draws += not winners
+        self.first += bool(players) and players[0] in winners
+        self.shared += len(winners) > 1
+        self.together += won_together(record)
+        self.everybody_loses |= record.get("reason") == "everybody loses"
+        self.fair += 1 / len(players)
+        self.turns.append(record["turns"])
+        self.decisions.append(record["decisions"])
+        final = record.get("scores") or {}
+        for player, score in final.items():
+            self.scores.setdefault(player, array("d")).append(score)
+        others = [s for p, s in final.items() if p not in winners]
+        if winners and all(p in final for p in winners) and others:
+            self.margins.append(min(final[p] for p in winners) - max(others))
+        ending = self.endings.setdefault(ending_of(record), Ending())
+        ending.games += 1
+        ending.shared += len(winners) > 1
+        for player in winners:
+            ending.wins[player] = ending.wins.get(player, 0) + 1
+
+    def summary(self) -> Summary:
+        """See `summarize`."""
+        games, players = self.games, list(self.played)
+        first = rate(self.first, games)
+        fair = self.fair / games if games else 0.0
+        return Summary(
+            games=games, players=players, wins={p: rate(self.wins[p], self.played[p]) for p in players},
+            draws=rate(self.draws, games), first_player=first, first_player_fair=fair,
+            first_player_p=binomial_p_value(first.count, first.n, fair),
+            turns=describe(self.turns), decisions=describe(self.decisions),
+            turns_histogram=histogram(self.turns), decisions_histogram=histogram(self.decisions),
+            scores={p: describe(self.scores[p]) for p in players if p in self.scores},
+            margin=describe(self.margins), shared=rate(self.shared, games), together=rate(self.together, games),
+            cooperative=bool(self.together) or self.everybody_loses,
+            endings=dict(sorted(self.endings.items(), key=lambda item: -item[1].games)))
+
+
+def summarize(records: Iterable[Record]) -> Summary:
     """Win rates, draws, first-player advantage, game length and score spread of `records`.
 
     The first player's "fair" win rate is 1 / number of players, so draws pull the observed rate under it.
@@ -125,31 +187,7 @@ def summarize(records: Sequence[Record]) -> Summary:
     winners' scores.
     A shared win counts as a win for each of its winners, so the win rates can add up to more than 100%.
     """
-    players = players_of(records)
-    winners = [winners_of(r) for r in records]
-    wins = {p: rate(sum(p in w for w in winners), sum(p in r["players"] for r in records)) for p in players}
-    draws = rate(sum(not w for w in winners), len(records))
-    first = rate(sum(bool(r["players"]) and r["players"][0] in w for r, w in zip(records, winners)), len(records))
-    shared = rate(sum(len(w) > 1 for w in winners), len(records))
-    together = rate(sum(map(won_together, records)), len(records))
-    cooperative = bool(together.count) or any(r.get("reason") == "everybody loses" for r in records)
-    fair = sum(1 / len(r["players"]) for r in records) / len(records) if records else 0.0
-    turns = [r["turns"] for r in records]
-    decisions = [r["decisions"] for r in records]
-    scores = {p: describe([r["scores"][p] for r in records if p in (r.get("scores") or {})]) for p in players}
-    margins = []
-    for r, w in zip(records, winners):
-        final = r.get("scores") or {}
-        others = [s for p, s in final.items() if p not in w]
-        if w and all(p in final for p in w) and others:
-            margins.append(min(final[p] for p in w) - max(others))
-    return Summary(
-        games=len(records), players=players, wins=wins, draws=draws, first_player=first,
-        first_player_fair=fair, first_player_p=binomial_p_value(first.count, first.n, fair),
-        turns=describe(turns), decisions=describe(decisions),
-        turns_histogram=histogram(turns), decisions_histogram=histogram(decisions),
-        scores={p: d for p, d in scores.items() if d.n}, margin=describe(margins), shared=shared,
-        together=together, cooperative=cooperative, endings=endings_of(records))
+    return SummaryTally.of(records).summary()
 
 
 # Formatting ---------------------------------------------------------------------------------------

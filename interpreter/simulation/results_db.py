@@ -24,6 +24,7 @@ import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterator
 
 from interpreter.reports.summary import winners_of
 
@@ -231,6 +232,12 @@ class Results:
     def records(self, ruleset_hash: str, bots: str | None = None, seeds: range | None = None,
                 with_log: bool = True) -> list[dict]:
         """The stored games of a version (and bots), by seed; `with_log=False` leaves out their choices."""
+        return list(self.iter_records(ruleset_hash, bots, seeds, with_log))
+
+    def iter_records(self, ruleset_hash: str, bots: str | None = None, seeds: range | None = None,
+                     with_log: bool = True) -> Iterator[dict]:
+        """The games of `records`, read from the database one at a time: a report of any number of games
+        holds one game's record at once."""
         def present(column: str) -> str:  # a column added since, in an older database opened read-only
             return column if column in self.columns else "NULL"
 
@@ -243,7 +250,6 @@ class Results:
             query, params = query + " AND bots = ?", params + [bots]
         if seeds is not None:
             query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
-        records = []
         with self._errors():
             for (seed, players, winner, winners, scores, turns, decisions, curve, reason, error, ending, log, key,
                  seat_bots, option_counts, finished_at, points) in self.db.execute(query + " ORDER BY seed", params):
@@ -264,8 +270,7 @@ class Results:
                         record["log"] = json.loads(log)
                 except (TypeError, ValueError, RecursionError):
                     raise DatabaseError(f"{self.path}: damaged (the game of seed {seed} is not readable)") from None
-                records.append(record)
-        return records
+                yield record
 
 
 def _bots_by_seat(key: str, seats: int) -> list[str]:
