@@ -21,6 +21,7 @@ class Board:
     def __init__(self, graph: nx.MultiDiGraph):
         self.graph = graph
         self.locations: list[str] = list(graph.nodes)
+        self.attributes: dict[str, dict] = dict(graph.nodes(data=True))  # location -> its attributes in the content
         self.index = {name: i for i, name in enumerate(self.locations)}
         self.connection_types = sorted({t for _, _, t in graph.edges(keys=True)})
         self._steps: dict[tuple, str] = {}

@@ -9,6 +9,10 @@ statements run as their reference closure, called from the generated code: `simu
 `emit ... ordered by` (rare, and deciding in ways of their own), and `win`/`lose`/`draw` and
 `end game ranked by`, which end the game. Both backends play identical games (tests/test_backends.py).
 
+The block's names are Python locals (`l_NAME`, `l_you`, `l_self`), read from the `env` it is
+given when it starts; a dictionary of them is made only where something outside reads one: a
+decision (to explain it), a draw in playout mode, a statement run as its closure.
+
 An error is reported at the innermost statement that was running, as the reference does: each line
 of the function is noted with the position of the statement that wrote it, and the traceback gives
 the line.
@@ -24,14 +28,14 @@ from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import PASS, Decision
 from interpreter.engine.runtime import EndTurn, Pause, Return, Signal
 from interpreter.language import statements as s
-from interpreter.language.expressions import Expr, env_names
+from interpreter.language.expressions import Expr
 from interpreter.language.scope import Scope
 
 _HELPERS = {
     "_Decision": Decision, "_PASS": PASS, "_Return": Return, "_EndTurn": EndTurn, "_Pause": Pause, "_Signal": Signal,
     "_RuleRuntimeError": RuleRuntimeError, "_bounded": s.within_bounds, "_move": s.move_components,
-    "_with_pass": s.with_pass, "_bind": s.bind, "_members": s.group_members, "_reason": s.named_reason, "_at": s._at,
-    "_window": s.anytime_window,
+    "_with_pass": s.with_pass, "_members": s.group_members, "_reason": s.named_reason, "_at": s._at,
+    "_window": s.anytime_window, "_draw": s.draw_option, "_numbers": s.number_range,
 }
 
 
@@ -73,13 +77,21 @@ def install(codegen) -> None:
     codegen.compile_block = compile_block
 
 
-def compile_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool = False):
-    """(function(rt, env), is_generator), as `Block.compile` returns it: `catch_return` for a procedure's body."""
+def compile_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool = False,
+                  keep: tuple[str, ...] = ()):
+    """(function(rt, env), is_generator), as `Block.compile` returns it: `catch_return` for a procedure's
+    body; `keep`, the names to leave in `env` for the caller."""
     out = Writer(scope, deciding)
     out.depth = 2
     generator = write_block(block, scope, out)
+    for kept in keep:
+        out.line(f"env[{kept!r}] = {_local(kept)}", None)
     name = f"_block{next(scope.codegen._counter)}"
-    head = [f"def {name}(rt, env):"]
+    head = [f"def {name}(rt, env):", "    l_you = env['you']"]
+    head += ["    l_self = env['self']"] if scope.has_self else []
+    head += [f"    {_local(local)} = env.get({local!r})" for local in sorted(scope.locals)]
+    if scope.replacing is not None:
+        head.append(f"    {_PROCEED} = env[{out.literal(s.PROCEED)}]")
     if any(re.search(r"\bZ\b", line) for line in out.lines):  # the zones, read by expressions written inline
         head.append("    Z = rt.state.zones")
     head.append("    try:")
@@ -111,18 +123,37 @@ def write_block(block: s.Block, scope: Scope, out: Writer) -> bool:
 def _call_closure(statement: s.Stmt, scope: Scope, out: Writer) -> bool:
     """A statement without its own writer: its reference closure, called."""
     function, generator = statement.compile(scope, out.deciding)
-    call = f"{out.constant(function, 'statement')}(rt, env)"
+    call = f"{out.constant(function, 'statement')}(rt, {_env_dict(scope, out)})"
     out.line(f"yield from {call}" if generator else call, statement.pos)
     return generator
 
 
 def _code(expr: Expr, scope: Scope) -> str:
-    return f"({expr.code(scope, env_names(scope))})"
+    return f"({expr.code(scope, _names(scope))})"
 
 
-def _env(name: str) -> str:
-    """Where generated code keeps a rules name (a local of the block)."""
-    return f"env[{name!r}]"
+def _names(scope: Scope) -> dict[str, str]:
+    """How generated code reads each name in view (see `expressions.env_names`)."""
+    names = {local: _local(local) for local in scope.locals}
+    names["you"], names["self"] = "l_you", "l_self"
+    return names
+
+
+def _local(name: str) -> str:
+    """The Python local that holds a name of the rules (a local of the block)."""
+    return f"l_{name}"
+
+
+_PROCEED = "l_proceed·"  # in an `instead of` rule: what `proceed` runs (no name of the rules can be this)
+
+
+def _env_dict(scope: Scope, out: Writer) -> str:
+    """The code of the names in view as a dictionary, for what reads them outside the block."""
+    items = ["'you': l_you"] + (["'self': l_self"] if scope.has_self else [])
+    items += [f"{local!r}: {_local(local)}" for local in sorted(scope.locals)]
+    if scope.replacing is not None:
+        items.append(f"{out.literal(s.PROCEED)}: {_PROCEED}")
+    return "{" + ", ".join(items) + "}"
 
 
 def _count_step(pos: Position, out: Writer) -> None:
@@ -141,15 +172,15 @@ def _run_handlers(key: tuple, values: str, pos: Position, out: Writer, deciding:
     handler = out.temp()
     out.line(f"for {handler} in rt.program.triggers.get({out.constant(key, 'event')}, ()):", pos)
     if deciding:
-        out.line(f"    yield from {handler}(rt, env['you'], {values})", pos)
+        out.line(f"    yield from {handler}(rt, l_you, {values})", pos)
     else:
-        out.line(f"    for _ in {handler}(rt, env['you'], {values}):", pos)
+        out.line(f"    for _ in {handler}(rt, l_you, {values}):", pos)
         out.line(f"        raise {error}", pos)
 
 
 def write_let(node: s.Let, scope: Scope, out: Writer) -> bool:
     scope.check_name(node.name, node.pos)
-    out.line(f"{_env(node.name)} = {_bounded(node.value, _code(node.value, scope), node.pos, out)}", node.pos)
+    out.line(f"{_local(node.name)} = {_bounded(node.value, _code(node.value, scope), node.pos, out)}", node.pos)
     return False
 
 
@@ -157,7 +188,7 @@ def write_set(node: s.Set, scope: Scope, out: Writer) -> bool:
     value = _bounded(node.value, _code(node.value, scope), node.pos, out)
     what, *target = node.target_of(scope)
     if what == "local":
-        out.line(f"{_env(target[0])} = {value}", node.pos)
+        out.line(f"{_local(target[0])} = {value}", node.pos)
     elif what == "variable":
         name = out.literal(target[0])
         out.line(f"rt.state.variables[{name}] = {value}", node.pos)
@@ -209,7 +240,7 @@ def write_emit(node: s.Emit, scope: Scope, out: Writer) -> bool:
 def write_call(node: s.CallProcedure, scope: Scope, out: Writer) -> bool:
     node.check_call(scope)
     args = "".join(_code(a, scope) + ", " for a in node.args)
-    call = f"rt.program.procedures[{out.literal(node.name)}](rt, env, [{args}])"
+    call = f"rt.program.procedures[{out.literal(node.name)}](rt, l_you, [{args}])"
     deciding = node.decides(out.deciding)
     out.line(f"yield from {call}" if deciding else call, node.pos)
     return deciding
@@ -226,7 +257,7 @@ def write_perform(node: s.Perform, scope: Scope, out: Writer) -> bool:
     with out.indented():
         _count_step(node.pos, out)
         out.line("try:", node.pos)
-        call = f"{body}(rt, {{'you': env['you'], 'self': {component}}})"
+        call = f"{body}(rt, {{'you': l_you, 'self': {component}}})"
         out.line(f"    yield from {call}" if deciding else f"    {call}", node.pos)
         out.line("except _Return:", node.pos)
         out.line("    pass", node.pos)
@@ -242,7 +273,7 @@ def write_effect(node: s.Effect, scope: Scope, out: Writer) -> bool:
 
 def write_window(node: s.Window, scope: Scope, out: Writer) -> bool:
     scope.symbols.decisions.setdefault(s.ANYTIME, set()).add(("action",))  # bots may value it like any decision
-    out.line(f"yield from _window(rt, env['you'], {out.constant(node.pos, 'pos')})", node.pos)
+    out.line(f"yield from _window(rt, l_you, {out.constant(node.pos, 'pos')})", node.pos)
     return True
 
 
@@ -274,7 +305,7 @@ def write_proceed(node: s.Proceed, scope: Scope, out: Writer) -> bool:
     if scope.replacing is None:
         return _call_closure(node, scope, out)  # reports the error
     deciding = bool(out.deciding.procedures.get(scope.replacing))
-    call = f"env[{out.literal(s.PROCEED)}](rt)"
+    call = f"{_PROCEED}(rt)"
     out.line(f"yield from {call}" if deciding else call, node.pos)
     return deciding
 
@@ -304,7 +335,7 @@ def write_for_each(node: s.ForEach, scope: Scope, out: Writer) -> bool:
     out.line(f"for {item} in {_code(node.selection(scope), scope)}:", node.pos)
     with out.indented():
         _count_step(node.pos, out)
-        out.line(f"{_env(node.variable)} = {item}", node.pos)
+        out.line(f"{_local(node.variable)} = {item}", node.pos)
         return write_block(node.body, scope.with_locals(node.variable), out)
 
 
@@ -320,25 +351,27 @@ def write_repeat(node: s.Repeat, scope: Scope, out: Writer) -> bool:
 
 
 def write_choose(node: s.Choose, scope: Scope, out: Writer) -> bool:
-    number_range, options_code, draw = node.sources(scope)
-    by = _code(node.by, scope) if node.by else "env['you']"
+    bounds, options_code, draw, numbers_pos = node.sources(scope, _names(scope))
+    by = _code(node.by, scope) if node.by else "l_you"
     node.check_by(scope)
     names = tuple(node.binds())
     playout, drawn, options, player, chosen = (out.temp() for _ in range(5))
     bound, pos = f"{out.constant(names, 'names')}", node.pos
     out.line(f"{playout} = rt.playout", pos)
     if draw is not None:  # playout mode: an option drawn without making the list, if one is found soon
-        out.line(f"if {playout} is not None and ({drawn} := {out.constant(draw, 'draw')}(rt, env, {playout}, "
-                 f"{node.optional})) is not None:", pos)
+        out.line(f"if {playout} is not None and ({drawn} := _draw({draw}, {playout}, {node.optional})) is not None:", pos)
         out.line("    rt.decided_in_playout()", pos)
-        out.line(f"    _bind(env, {bound}, {drawn})", pos)
+        with out.indented():
+            _bind(names, drawn, pos, out)
         out.line("else:", pos)
         out.depth += 1
-    out.line(f"{options} = {options_code if number_range is None else out.constant(number_range, 'range') + '(rt, env)'}", pos)
+    if bounds is not None:
+        options_code = f"_numbers(rt, {bounds}, {out.constant(numbers_pos, 'pos')})"
+    out.line(f"{options} = {options_code}", pos)
     out.line(f"if not {options}:", pos)
     with out.indented():
         for name in names:
-            out.line(f"{_env(name)} = None", pos)
+            out.line(f"{_local(name)} = None", pos)
         if node.otherwise is not None:
             write_block(node.otherwise, scope, out)
         elif not node.optional:  # "an effect with no target does nothing"; an optional one is simply passed
@@ -362,11 +395,20 @@ def write_choose(node: s.Choose, scope: Scope, out: Writer) -> bool:
         out.line(f"    {chosen} = {options}[{playout}.randrange(len({options}))]", pos)
         out.line("else:", pos)
         out.line(f"    {chosen} = {options}[(yield _Decision({out.literal(node.name)}, {player}, {bound}, {options}, "
-                 f"rt.hidden_as, {members}, ({rule}, env)))]", pos)
-        out.line(f"_bind(env, {bound}, {chosen})", pos)
+                 f"rt.hidden_as, {members}, ({rule}, {_env_dict(scope, out)})))]", pos)
+        _bind(names, chosen, pos, out)
     if draw is not None:
         out.depth -= 1
     return True
+
+
+def _bind(names: tuple[str, ...], chosen: str, pos: Position, out: Writer) -> None:
+    """The names of a `choose` hold the values of the option `chosen` (all none for `pass`)."""
+    targets = ", ".join(_local(name) for name in names)
+    out.line(f"if {chosen} is _PASS:", pos)
+    out.line(f"    {' = '.join(_local(name) for name in names)} = None", pos)
+    out.line("else:", pos)
+    out.line(f"    {targets}, = {chosen}", pos)
 
 
 def write_because(node: s.Because, scope: Scope, out: Writer) -> bool:
@@ -394,13 +436,13 @@ def write_as(node: s.As, scope: Scope, out: Writer) -> bool:
     player = _code(node.player, scope)
     node.check_player(scope)
     saved = out.temp()
-    out.line(f"{saved} = env['you']", node.pos)
-    out.line(f"env['you'] = {player}", node.pos)
+    out.line(f"{saved} = l_you", node.pos)
+    out.line(f"l_you = {player}", node.pos)
     out.line("try:", node.pos)
     with out.indented():
         generator = write_block(node.body, scope, out)
     out.line("finally:", node.pos)
-    out.line(f"    env['you'] = {saved}", node.pos)
+    out.line(f"    l_you = {saved}", node.pos)
     return generator
 
 
@@ -415,8 +457,8 @@ def write_turn(node: s.Turn, scope: Scope, out: Writer) -> bool:
     player = _code(node.player, scope)
     node.check_player(scope)
     saved = out.temp()
-    out.line(f"{saved} = env['you']", node.pos)
-    out.line(f"env['you'] = {player}", node.pos)
+    out.line(f"{saved} = l_you", node.pos)
+    out.line(f"l_you = {player}", node.pos)
     out.line("rt.state.turns += 1", node.pos)
     out.line("try:", node.pos)
     with out.indented():
@@ -425,7 +467,7 @@ def write_turn(node: s.Turn, scope: Scope, out: Writer) -> bool:
     out.line("except _EndTurn:", node.pos)
     out.line("    pass", node.pos)
     _run_event("turn", "end", scope, node.pos, out)
-    out.line(f"env['you'] = {saved}", node.pos)
+    out.line(f"l_you = {saved}", node.pos)
     out.line("if rt.start_phase is not None:", node.pos)
     out.line(f"    raise {out.constant(node, 'turn')}.missing_phase(rt.start_phase)", node.pos)
     out.line("if rt.pause_after_turn:", node.pos)

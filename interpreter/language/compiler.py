@@ -112,7 +112,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
         for ability, body in abilities:
             where = Position(ability.file, ability.line, ability.column)
-            compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding)
+            compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding,
+                                               keep=("value",) if ability.value else ())
             if ability.value:
                 program.card_values[(ability.kind, ability.name)] = compiled
                 continue

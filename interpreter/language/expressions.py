@@ -267,8 +267,8 @@ class Attribute(Expr):
                 scope.error("LX308", f"locations have no attribute `{name}`", self.pos, hint=hint)
             self.type = ANY
             if self.subject.type == "location" and isinstance(self.subject, Name):
-                return f"rt.board.graph.nodes[{subject}].get({name!r})"
-            return f"(rt.board.graph.nodes[{subject}].get({name!r}) if {subject} is not None else None)"
+                return f"rt.board.attributes[{subject}].get({name!r})"
+            return f"(rt.board.attributes[{subject}].get({name!r}) if {subject} is not None else None)"
         check(scope, self.subject.pos, "component", self.subject.type, f"the subject of `.{name}`")
         self.type = COMPONENT_ATTRIBUTES.get(name, ANY)
         stack = _top_of_simple(self.subject, scope, names)
@@ -294,7 +294,7 @@ class Attribute(Expr):
                              "    if type(x) is not str:\n"
                              "        return rt.program.kind_properties[x.kind].get(name)\n"
                              "    if x in rt.board.index:\n"
-                             "        return rt.board.graph.nodes[x].get(name)\n"
+                             "        return rt.board.attributes[x].get(name)\n"
                              "    return rt.program.kind_properties.get(x, {}).get(name)")
             return f"{helper}(rt, {subject}, {name!r})"
         elif name in scope.symbols.kind_properties:
@@ -517,6 +517,10 @@ class Quantifier(Expr):
             # over the top components of locations: one comprehension, not two nested ones
             place = scope.codegen.temp()
             head = f"for {place} in {self.source.args[0].code(scope, names)} if Z[{place}] for {var} in [Z[{place}][-1]]"
+        elif (isinstance(self.source, Call) and self.source.name == "pieces" and len(self.source.args) == 1
+              and self.source.name not in scope.symbols.functions):
+            # over the zone's own list, not a copy of it: nothing changes a zone while an expression runs
+            head = f"for {var} in Z[{self.source.args[0].code(scope, names)}]"
         else:
             head = f"for {var} in {source}"
         loop = head + (f" if {where}" if where and q != "all" else "")

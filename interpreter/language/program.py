@@ -87,7 +87,7 @@ class Program:
                       column_offset=column - 1 - len(prefix))
         diagnostics: list = []
         scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True).with_locals(*names)
-        statement, _ = block.compile(scope, Deciding())
+        statement, _ = block.compile(scope, Deciding(), keep=("value",))
 
         def value(rt, env):
             statement(rt, env)
@@ -97,14 +97,15 @@ class Program:
 
 
 def make_procedure(params, body, position):
-    """`body` catches `return` itself; a deciding body returns its generator to the caller."""
+    """`procedure(rt, you, args)`, called by `you`. `body` catches `return` itself; a deciding body
+    returns its generator to the caller."""
 
-    def procedure(rt, caller, args):
+    def procedure(rt, you, args):
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
         env = dict(zip(params, args))
-        env["you"] = caller["you"]
+        env["you"] = you
         return body(rt, env)
 
     return procedure
@@ -151,11 +152,10 @@ def make_replaced(name, params, base, rules, generator, position):
         env[PROCEED] = lambda rt: run(rt, left[1:], args, you)
         return left[0][2](rt, env)
 
-    def procedure(rt, caller, args):
+    def procedure(rt, you, args):
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
-        you = caller["you"]
         return (chain if generator else run)(rt, applicable(rt, args, you), args, you)
 
     return procedure

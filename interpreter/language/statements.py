@@ -75,11 +75,12 @@ class Block:
             if before.always_exits():
                 scope.warn("LX324", "this statement can never run: the one before it always leaves the block", statement.pos)
 
-    def compile(self, scope: Scope, deciding: Deciding, catch_return: bool = False):
-        """Returns (closure, is_generator). `catch_return`: the block is a procedure's body. With
-        the generated backend (`CodeGen.compile_block`), the whole block is one generated function."""
+    def compile(self, scope: Scope, deciding: Deciding, catch_return: bool = False, keep: tuple[str, ...] = ()):
+        """Returns (closure, is_generator). `catch_return`: the block is a procedure's body. `keep`: the
+        names whose values the caller reads in `env` once the block has run. With the generated backend
+        (`CodeGen.compile_block`), the whole block is one generated function."""
         if scope.codegen is not None and scope.codegen.compile_block is not None:
-            return scope.codegen.compile_block(self, scope, deciding, catch_return)
+            return scope.codegen.compile_block(self, scope, deciding, catch_return, keep)
         self.warn_unreachable(scope)
         steps = []
         for statement in self.statements:
@@ -545,11 +546,11 @@ class CallProcedure(Stmt):
         args, name = [a.compile(scope) for a in self.args], self.name
         if self.decides(deciding):
             def call(rt, env):  # returns the procedure's generator, for the caller to `yield from`
-                return rt.program.procedures[name](rt, env, [a(rt, env) for a in args])
+                return rt.program.procedures[name](rt, env["you"], [a(rt, env) for a in args])
             return call, True
 
         def call_plain(rt, env):
-            rt.program.procedures[name](rt, env, [a(rt, env) for a in args])
+            rt.program.procedures[name](rt, env["you"], [a(rt, env) for a in args])
 
         return call_plain, False
 
@@ -963,14 +964,32 @@ class Choose(Stmt):
     def substatements(self):
         return self.otherwise.statements if self.otherwise else []
 
-    def sources(self, scope: Scope) -> tuple:
-        """(a number range's `f(rt, env)`, or None; else the generated code of the list of options;
-        the playout mode's draw, or None): see `_number_range`, `_options` and `_drawing`."""
-        number_range = self._number_range(scope)
+    def sources(self, scope: Scope, names: dict[str, str]) -> tuple:
+        """The generated code of the options, reading the names in view as `names` says: for a number
+        chosen from a range, (the code of its bounds, None, None, the position of `numbers`); else (None,
+        the code of the list of options, the code of what playout mode draws them from, None). See
+        `_number_range`, `_options` and `_drawing`."""
+        number_range = self._number_range(scope, names)
         if number_range is not None:
-            return number_range, None, None
-        code = self._option_code(scope)
-        return None, self._options(*code), self._drawing(scope, *code)
+            return (*number_range[:1], None, None, number_range[1])
+        code = self._option_code(scope, names)
+        return None, self._options(*code), self._drawing(*code), None
+
+    def option_source(self, scope: Scope):
+        """`f(rt, env)` giving the options without `pass`: a `NumberRange` for a number chosen from a
+        range (`choose n in numbers(a, b) as NAME`, no `where`), else the list of every combination."""
+        return self._option_functions(scope)[0]
+
+    def _option_functions(self, scope: Scope) -> tuple:
+        """(`f(rt, env)` giving the options without `pass`, `draw(rt, env, rng, optional)` for playout
+        mode or None): the reference backend's."""
+        bounds, options, lists_and_test, pos = self.sources(scope, env_names(scope))
+        if bounds is not None:
+            bounds = scope.codegen.expression(bounds)
+            return (lambda rt, env: number_range(rt, bounds(rt, env), pos)), None
+        lists_and_test = scope.codegen.expression(lists_and_test)
+        return scope.codegen.expression(options), lambda rt, env, rng, optional: draw_option(
+            lists_and_test(rt, env), rng, optional)
 
     def check_by(self, scope: Scope) -> None:
         """Once `by` is compiled (its type known)."""
@@ -985,9 +1004,7 @@ class Choose(Stmt):
         return ChoiceRule(self, scope)
 
     def compile(self, scope: Scope, deciding):
-        enumerate_options, code, draw = self.sources(scope)
-        if enumerate_options is None:
-            enumerate_options = scope.codegen.expression(code)
+        enumerate_options, draw = self._option_functions(scope)
         by = self.by.compile(scope) if self.by else (lambda rt, env: env["you"])
         self.check_by(scope)
         otherwise = run_body(*self.otherwise.compile(scope, deciding)) if self.otherwise else None
@@ -1034,46 +1051,16 @@ class Choose(Stmt):
         return RuleRuntimeError(self.pos, f"nobody is to decide `{self.name}`: say who with `by` or `as`"
                                 + (" (`by any of` names no player)" if self.group else ""))
 
-    def _drawing(self, scope: Scope, sources: list[str], condition: str | None):
-        """For playout mode: `f(rt, env, rng, optional)` drawing an option at random without making
-        the list of them, or None when it draws nothing (the caller then makes the list).
-
-        Each try draws one value for each name from its list in turn (a later list may depend on
-        the values drawn before it), or `pass` when it may (as one more option among all the
-        combinations), and keeps the combination if it satisfies `where`, else tries again. When no
-        list depends on another, every option and `pass` are equally likely, as from the whole
-        list; when one does, a value of a shorter list is likelier. After DRAWS failed tries, None."""
+    def _drawing(self, sources: list[str], condition: str | None) -> str:
+        """For playout mode: the code of a function for each name's list of values (of the values
+        drawn before it) and of the `where` test (of every value), for `draw_option`."""
         parts = [f"(lambda {', '.join(f'v_{n}' for n, _ in self.bindings[:i])}: {code})" for i, code in enumerate(sources)]
         parts.append(f"(lambda {', '.join(f'v_{n}' for n, _ in self.bindings)}: {condition or 'True'})")
-        lists_and_test = scope.codegen.expression("(" + ", ".join(parts) + ",)")
+        return "(" + ", ".join(parts) + ",)"
 
-        def draw(rt, env, rng, optional):
-            *lists, test = lists_and_test(rt, env)
-            for _ in range(DRAWS):
-                values, combinations = [], 1
-                for values_of in lists:
-                    pool = values_of(*values)
-                    if not pool:
-                        break
-                    combinations *= len(pool)
-                    values.append(pool[rng.randrange(len(pool))])
-                else:
-                    if optional and rng.randrange(combinations + 1) == combinations:
-                        return PASS
-                    if test(*values):
-                        return tuple(values)
-            return None
-
-        return draw
-
-    def option_source(self, scope: Scope):
-        """`f(rt, env)` giving the options without `pass`: a `NumberRange` for a number chosen from a
-        range (`choose n in numbers(a, b) as NAME`, no `where`), else the list of every combination."""
-        return self._number_range(scope) or scope.codegen.expression(self._options(*self._option_code(scope)))
-
-    def _number_range(self, scope: Scope):
-        """For `choose n in numbers(LOW, HIGH) as NAME` (one name, no `where`): `f(rt, env)` giving the
-        options as a NumberRange, made on demand. None for any other choose."""
+    def _number_range(self, scope: Scope, names: dict[str, str]) -> tuple[str, Position] | None:
+        """For `choose n in numbers(LOW, HIGH) as NAME` (one name, no `where`): the code of (LOW, HIGH),
+        for `number_range`, and where `numbers` is written. None for any other choose."""
         if self.where is not None or len(self.bindings) != 1:
             return None
         name, source = self.bindings[0]
@@ -1081,32 +1068,16 @@ class Choose(Stmt):
                 and "numbers" not in scope.symbols.functions):
             return None
         scope.check_name(name, self.pos)
-        names = env_names(scope)
         low, high = (arg.code(scope, names) for arg in source.args)
         for number, arg in enumerate(source.args, 1):
             check(scope, arg.pos, "number", arg.type, f"argument {number} of `numbers`")
         source.type = "list"
-        bounds, pos = scope.codegen.expression(f"({low}, {high})"), source.pos
+        return f"({low}, {high})", source.pos
 
-        def number_range(rt, env):
-            low, high = bounds(rt, env)
-            if type(low) is not int or type(high) is not int:
-                raise RuleRuntimeError(pos, f"`numbers` takes two numbers, not {render_value(low)} and "
-                                            f"{render_value(high)}")
-            if high - low + 1 > LONGEST_RANGE:
-                raise LimitExceeded(pos, f"numbers({low}, {high}) offers {high - low + 1:,} numbers to choose from, "
-                                         f"more than {LONGEST_RANGE:,}")
-            rt.steps += 1  # two numbers, whatever the range: no list is made (a list of n numbers costs n steps)
-            if rt.steps > rt.step_limit:
-                raise rt.too_many_steps(pos)
-            return NumberRange(low, high)
-
-        return number_range
-
-    def _option_code(self, scope: Scope) -> tuple[list[str], str | None]:
+    def _option_code(self, scope: Scope, names: dict[str, str]) -> tuple[list[str], str | None]:
         """The generated code of each name's list of values (reading the names bound before it as
         `v_NAME`) and of the `where` condition, checked."""
-        names, sources, inner = env_names(scope), [], scope
+        sources, inner = [], scope
         for name, source in self.bindings:
             scope.check_name(name, self.pos)
             if isinstance(source, ListOf) and not source.items:
@@ -1120,13 +1091,63 @@ class Choose(Stmt):
         return sources, self.where.code(inner, names) if self.where else None
 
     def _options(self, sources: list[str], condition: str | None) -> str:
-        """The code of every combination of the bound values, in order, that satisfies `where`: one comprehension."""
-        loops = " ".join(f"for v_{name} in {code}" for (name, _), code in zip(self.bindings, sources))
+        """The code of every combination of the bound values, in order, that satisfies `where`: one
+        comprehension. The stack of a location a name holds (`Z.get(v_NAME)`, for `top(NAME)`) is looked
+        up once per value, not at each use in the lists after it and the condition."""
+        loops, later = [], [*sources[1:], condition or ""]
+        for number, ((name, _), code) in enumerate(zip(self.bindings, sources)):
+            loops.append(f"for v_{name} in {code}")
+            stack, rest = f"Z.get(v_{name})", later[number:]
+            if any(stack in part for part in rest) and not any(f"for v_{name} in" in part for part in rest):
+                loops.append(f"for s_{name} in [{stack}]")
+                later[number:] = [part.replace(stack, f"s_{name}") for part in rest]
         values = "".join(f"v_{name}, " for name, _ in self.bindings)
-        return f"[({values}) {loops}{f' if {condition}' if condition else ''}]"
+        condition = later[-1]
+        return f"[({values}) {' '.join(loops)}{f' if {condition}' if condition else ''}]"
 
 
 DRAWS = 8  # tries at drawing an option in playout mode before the whole list is made
+
+
+def draw_option(lists_and_test: tuple, rng, optional: bool):
+    """Playout mode: an option drawn at random without making the list of them, or None when it
+    draws nothing (the caller then makes the list). `lists_and_test`: the functions `Choose._drawing`
+    writes.
+
+    Each try draws one value for each name from its list in turn (a later list may depend on the
+    values drawn before it), or `pass` when it may (as one more option among all the combinations),
+    and keeps the combination if it satisfies `where`, else tries again. When no list depends on
+    another, every option and `pass` are equally likely, as from the whole list; when one does, a
+    value of a shorter list is likelier. After DRAWS failed tries, None."""
+    *lists, test = lists_and_test
+    for _ in range(DRAWS):
+        values, combinations = [], 1
+        for values_of in lists:
+            pool = values_of(*values)
+            if not pool:
+                break
+            combinations *= len(pool)
+            values.append(pool[rng.randrange(len(pool))])
+        else:
+            if optional and rng.randrange(combinations + 1) == combinations:
+                return PASS
+            if test(*values):
+                return tuple(values)
+    return None
+
+
+def number_range(rt, bounds: tuple, pos: Position) -> NumberRange:
+    """The options of a number chosen from `numbers(LOW, HIGH)`, made on demand: `bounds` is (LOW, HIGH)."""
+    low, high = bounds
+    if type(low) is not int or type(high) is not int:
+        raise RuleRuntimeError(pos, f"`numbers` takes two numbers, not {render_value(low)} and {render_value(high)}")
+    if high - low + 1 > LONGEST_RANGE:
+        raise LimitExceeded(pos, f"numbers({low}, {high}) offers {high - low + 1:,} numbers to choose from, "
+                                 f"more than {LONGEST_RANGE:,}")
+    rt.steps += 1  # two numbers, whatever the range: no list is made (a list of n numbers costs n steps)
+    if rt.steps > rt.step_limit:
+        raise rt.too_many_steps(pos)
+    return NumberRange(low, high)
 
 
 def with_pass(options):

@@ -195,7 +195,7 @@ class Game:
     def play_out(self, rng: random.Random) -> None:
         """Play the game on at random, fast: the playouts of a search bot. From here on, every
         `choose` of the rules draws its own option with `rng` without making the list of its
-        options or asking anybody (see `Choose._drawing` in language/statements.py for how it
+        options or asking anybody (see `draw_option` in language/statements.py for how it
         draws); a decision still asked (the one pending, answers given at once in secret) is
         answered at random with `rng` too. The game's own generator (dice, shuffles) goes on as
         before; everything playout mode picks comes from `rng` alone, so the same game and the same
