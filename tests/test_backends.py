@@ -16,6 +16,7 @@ from interpreter.scenarios.files import load_scenarios
 from interpreter.scenarios.run import run_scenario
 from interpreter.validation.validate import ruleset_folders
 from test_diagnostics_corpus import CASES, output_for
+from test_memo_differential import play
 from toy import toy_folder
 
 RULESETS = ruleset_folders(Path(__file__).resolve().parent.parent / "rulesets")
@@ -27,15 +28,6 @@ BACKENDS = ("reference", "generated")
 def both(request):
     """The game compiled by each backend."""
     return {backend: load_ruleset(request.param, backend=backend) for backend in BACKENDS}
-
-
-def play(ruleset, seed: int) -> list:
-    """A random game: each decision with its options, then the log, the final state and the result."""
-    game, rng, decisions = Game(ruleset, seed=seed), random.Random(seed), []
-    while not game.finished:
-        decisions.append((game.decision.name, game.decision.player, game.decision.labels()))
-        game.choose(rng.randrange(len(game.decision.options)))
-    return decisions + [game.log, game.state.to_json(), game.result.to_json()]
 
 
 def play_out(ruleset, seed: int) -> list:

@@ -90,6 +90,28 @@ class Board:
             self._adjacent[key] = found
         return found
 
+    def neighbourhoods(self, via: tuple[str, ...], length: int | None = None) -> "Neighbourhoods":
+        """`adjacent(location, via)` (or, with `length`, `ray(location, via, length)`) of every
+        location, worked out now, as a table generated code reads with `table[location]`."""
+        table = Neighbourhoods(self, via, length)
+        for location in self.locations:
+            table[location] = table.__missing__(location)
+        return table
+
+
+class Neighbourhoods(dict):
+    """Location -> its neighbours, for one kind of connection (see `Board.neighbourhoods`); what is not
+    a location (none) is asked of the board, which answers or says why not."""
+
+    def __init__(self, board: Board, via: tuple[str, ...], length: int | None):
+        super().__init__()
+        self.board, self.via, self.length = board, via, length
+
+    def __missing__(self, location):
+        if self.length is None:
+            return self.board.adjacent(location, self.via)
+        return self.board.ray(location, self.via, self.length)
+
 
 def grid_graph(columns: int, rows: int, connections: list[str], attributes: dict | None = None) -> nx.MultiDiGraph:
     """Locations named a1, b1, ... (column letter, row number), row by row.

@@ -86,7 +86,7 @@ def compile_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_retu
     generator = write_block(block, scope, out)
     for kept in keep:
         out.line(f"env[{kept!r}] = {_local(kept)}", None)
-    name = f"_block{next(scope.codegen._counter)}"
+    name = scope.codegen.new_name("block")
     head = [f"def {name}(rt, env):", "    l_you = env['you']"]
     head += ["    l_self = env['self']"] if scope.has_self else []
     head += [f"    {_local(local)} = env.get({local!r})" for local in sorted(scope.locals)]

@@ -28,7 +28,8 @@ class CodeTooLarge(Exception):
 
 
 class CodeGen:
-    def __init__(self):
+    def __init__(self, board=None):
+        self.board = board  # the game's board, whose tables generated code may hold as constants
         self.namespace: dict = {"takewhile": itertools.takewhile, "MISSING": object()}
         self._counter = itertools.count()
         self.characters = 0  # of generated source so far
@@ -68,6 +69,10 @@ class CodeGen:
 
     def temp(self) -> str:
         return f"_t{next(self._counter)}"
+
+    def new_name(self, hint: str) -> str:
+        """A name no other generated function has: `_HINT` and a number."""
+        return f"_{hint}{next(self._counter)}"
 
     def define(self, name: str, params: list[str], body: str, prologue: str = ""):
         """Define `def name(rt, *params): return body` in the shared namespace and return it."""

@@ -40,7 +40,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     program.unordered = symbols.unordered_zones()
     program.options = symbols.options
     program.symbols = symbols
-    codegen = program.codegen = CodeGen()
+    codegen = program.codegen = CodeGen(board)
     if backend == "generated":
         block_code.install(codegen)
     scope = Scope(symbols, diagnostics, codegen=codegen)

@@ -146,9 +146,14 @@ class Call(Expr):
                 return f"(Z.get({args[0]})[-1] if Z.get({args[0]}) else None)"
             if name == "tops":
                 return f"[Z[_l][-1] for _l in {args[0]} if Z[_l]]"
-            if name in ("adjacent", "ray") and self._literal_connections(scope):
+            via = self._literal_connections(scope) if name in ("adjacent", "ray") else None
+            if via and scope.codegen.board is not None and (name == "adjacent" or args[2].isdigit()):
+                # Connection types (and length) written out: every location's neighbours, worked out once.
+                table = scope.codegen.board.neighbourhoods(via, None if name == "adjacent" else int(args[2]))
+                return f"{scope.codegen.constant(table, name)}[{args[0]}]"
+            if via:
                 # Connection types written out: pass them as a constant tuple, straight to the board.
-                via = scope.codegen.constant(self._literal_connections(scope), "via")
+                via = scope.codegen.constant(via, "via")
                 rest = "".join(", " + a for a in args[2:])
                 return f"rt.board.{name}({args[0]}, {via}{rest})"
             return f"{scope.codegen.constant(function, name)}(rt{''.join(', ' + a for a in args)})"
