@@ -113,3 +113,35 @@ def test_a_runtime_error_is_reported_at_the_statement_that_failed(tmp_path, back
         game.choose(0)
     assert (caught.value.position.line, caught.value.position.column) == (14, 17)  # `set tally = ...`
     assert "TypeError" in str(caught.value)
+
+
+def test_blocks_nested_deeper_than_python_compiles_run_as_written(tmp_path):
+    """Python compiles at most 20 nested loops and `try` blocks in a function: a block of rules nested
+    deeper is compiled by the reference backend, and plays the same."""
+    loops = "".join("    " * (3 + depth) + f"for each x{depth} in [1]:\n" for depth in range(25))
+    folder = toy_folder(tmp_path, """\
+        players: [red, blue]
+        board:
+          locations: {}
+        pieces:
+          chip: {per_player: 3, starts_in: supply}
+        """, chips=f"""\
+zone supply per player
+zone pot
+variable current = red
+variable tally = 0
+
+play:
+    repeat:
+        turn current:
+{loops}{"    " * 28}set tally = tally + 1
+            choose chip in pieces(supply(you)) as bet
+            move chip to pot
+        set current = next(current)
+""")
+    tallies = []
+    for backend in BACKENDS:
+        game = Game(load_ruleset(folder, backend=backend), seed=1)
+        game.choose(0)
+        tallies.append(game.state.variables["tally"])
+    assert tallies == [2, 2]  # a turn each so far

@@ -80,7 +80,17 @@ def install(codegen) -> None:
 def compile_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool = False,
                   keep: tuple[str, ...] = ()):
     """(function(rt, env), is_generator), as `Block.compile` returns it: `catch_return` for a procedure's
-    body; `keep`, the names to leave in `env` for the caller."""
+    body; `keep`, the names to leave in `env` for the caller. A block Python cannot compile (loops and
+    `as`, `turn`, `because`... nested deeper than its 20 levels) is compiled by the reference backend."""
+    reported = len(scope.diagnostics)
+    try:
+        return _generated_block(block, scope, deciding, catch_return, keep)
+    except (SyntaxError, RecursionError, MemoryError):
+        del scope.diagnostics[reported:]  # reported again as the reference compiles the block
+        return block.compile_reference(scope, deciding, catch_return)
+
+
+def _generated_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool, keep: tuple[str, ...]):
     out = Writer(scope, deciding)
     out.depth = 2
     generator = write_block(block, scope, out)

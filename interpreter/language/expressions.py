@@ -301,6 +301,9 @@ class Attribute(Expr):
                              "    if x in rt.board.index:\n"
                              "        return rt.board.attributes[x].get(name)\n"
                              "    return rt.program.kind_properties.get(x, {}).get(name)")
+            if self.is_simple(subject):  # most often a component: its kind's value read here, without a call
+                return (f"(rt.program.kind_properties[{subject}.kind].get({name!r}) "
+                        f"if type({subject}) is not str and {subject} is not None else {helper}(rt, {subject}, {name!r}))")
             return f"{helper}(rt, {subject}, {name!r})"
         elif name in scope.symbols.kind_properties:
             def read(c):

@@ -81,6 +81,10 @@ class Block:
         (`CodeGen.compile_block`), the whole block is one generated function."""
         if scope.codegen is not None and scope.codegen.compile_block is not None:
             return scope.codegen.compile_block(self, scope, deciding, catch_return, keep)
+        return self.compile_reference(scope, deciding, catch_return)
+
+    def compile_reference(self, scope: Scope, deciding: Deciding, catch_return: bool = False):
+        """The reference backend's `compile`: a closure per statement, run in turn."""
         self.warn_unreachable(scope)
         steps = []
         for statement in self.statements:
