@@ -10,6 +10,7 @@ from toy import toy_folder
 from interpreter import Game, load
 from interpreter.agents.bots import make_agent
 from interpreter.agents.search import SearchAgent, parse_search
+from interpreter.agents.search_tree import Node
 from interpreter.interfaces.cli import main
 from interpreter.play import determinization
 from interpreter.play.determinization import determinize
@@ -101,6 +102,33 @@ def test_the_hidden_card_test_catches_a_bot_that_peeks(tmp_path, monkeypatch):
     assert (search_pick(gold), search_pick(lead)) == ("a1", "b1")
 
 
+# A rule-of-thumb bot that reads red's hidden card, to guide the search: it may, as it is asked in the
+# world the search imagines, where red's card is dealt again.
+PEEKING_BOT = """\
+all:
+  guess: if (square = a1 and top(hand(red)) is gold) or (square = b1 and top(hand(red)) is lead) then 1 else 0
+"""
+
+
+def with_peeking_bot(games: list[Game]) -> list[Game]:
+    for game in games:
+        (game.ruleset.directory / "bots").mkdir(exist_ok=True)
+        (game.ruleset.directory / "bots" / "peeking.yaml").write_text(PEEKING_BOT)
+    return games
+
+
+def test_a_bot_guiding_the_search_never_reads_a_hidden_card(tmp_path):
+    gold, lead = with_peeking_bot(two_deals(tmp_path))
+    for seed in range(4):
+        assert search_pick(gold, seed, "search:40:peeking") == search_pick(lead, seed, "search:40:peeking")
+
+
+def test_the_guiding_bot_test_catches_a_search_that_peeks(tmp_path, monkeypatch):
+    monkeypatch.setattr(determinization, "redeal_unknown", lambda world, player, rng: None)
+    gold, lead = with_peeking_bot(two_deals(tmp_path))
+    assert (search_pick(gold, 3, "search:40:peeking"), search_pick(lead, 3, "search:40:peeking")) == ("a1", "b1")
+
+
 def hide_game(tmp_path, square: str) -> Game:
     game = Game(load(toy_folder(tmp_path, HIDE_CONTENT, toy=HIDE_RULES)))
     game.choose(square, by="red")
@@ -147,6 +175,30 @@ def test_the_bot_beats_random_play_in_cernunos(cernunos):
                   for i, p in enumerate(game.players)}
         wins += searcher in play_out(game, agents).result.winners
     assert wins >= 5  # random play against random play wins about half (green 48%, purple 50%)
+
+
+def test_a_search_guided_by_the_rule_of_thumb_bot_beats_that_bot_in_cernunos(cernunos):
+    """Its values are the priors of the tree (PUCT) and its moves the playouts: a small budget then
+    plays better than the bot alone."""
+    wins = 0
+    for seed in range(6):
+        game = Game(cernunos, seed=seed)
+        searcher = game.players[seed % 2]  # each colour three times
+        agents = {p: make_agent("search:20:rule_of_thumb" if p == searcher else "rule_of_thumb", cernunos, game,
+                                seed * 10 + i) for i, p in enumerate(game.players)}
+        wins += searcher in play_out(game, agents).result.winners
+    assert wins >= 5
+
+
+def test_priors_lead_the_search_and_results_overrule_them():
+    node, rng = Node(), random.Random(1)
+    node.priors["red"] = {"a": 0.1, "b": 0.9}
+    assert node.select("red", ["a", "b"], rng) == 1  # the likelier first
+    node.update("red", "b", 0.0)
+    assert node.select("red", ["a", "b"], rng) == 1  # one loss does not overrule a strong prior
+    for _ in range(8):  # but losing every time does
+        node.update("red", "b", 0.0)
+    assert node.select("red", ["a", "b"], rng) == 0
 
 
 # Three players pick a square each, in secret; those who picked c1 share the win (a draw if nobody did):

@@ -101,9 +101,17 @@ class PolicyAgent:
         self.policy, self.game, self.rng = policy, game, random.Random(seed)
 
     def choose(self, decision: Decision) -> int:
+        scores = self.scores(decision)
+        if scores is None:
+            return self.rng.randrange(len(decision.options))
+        best = max(scores)
+        return self.rng.choice([i for i, s in enumerate(scores) if s == best])
+
+    def scores(self, decision: Decision) -> list[float] | None:
+        """What the bot thinks each option of `decision` is worth; None when it does not know the decision."""
         found = self.policy.valuer(decision.player, decision)
         if found is None:
-            return self.rng.randrange(len(decision.options))
+            return None
         value, position = found
         rt, player, names = self.game.runtime, decision.player, decision.variables
         rt.running = True  # the bot's expressions are rules too: the watchdog stops one that never ends
@@ -119,8 +127,7 @@ class PolicyAgent:
             raise RuleRuntimeError(position, f"the bot's value of `{decision.name}`: {type(error).__name__}: {error}") from None
         finally:
             rt.running = False
-        best = max(scores)
-        return self.rng.choice([i for i, s in enumerate(scores) if s == best])
+        return scores
 
 
 def _number(value) -> float:

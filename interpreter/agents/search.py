@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 
 from interpreter.agents.rule_of_thumb import Policy, PolicyAgent, bot_names, policy_path
-from interpreter.agents.search_tree import Node
+from interpreter.agents.search_tree import Node, priors_of
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import PASS, Decision
 from interpreter.play.determinization import determinize
@@ -128,6 +128,8 @@ class SearchAgent:
             while node is not None and world.decisions:
                 parts = list(world.decisions)  # one decision, or several made at once in secret
                 offered = [_offered(part, node, self.rng) for part in parts]
+                for part, (indices, labels) in zip(parts, offered):
+                    self._guide(node, part, indices, labels, world)
                 picked = [node.select(part.player, labels, self.rng) for part, (_, labels) in zip(parts, offered)]
                 answers = tuple((part.player, labels[i]) for part, (_, labels), i in zip(parts, offered, picked))
                 path.append((node, answers))
@@ -146,6 +148,20 @@ class SearchAgent:
         for node, answers in path:
             for player, label in answers:
                 node.update(player, label, rewards.get(player, 0.0))
+
+    def _guide(self, node: Node, decision: Decision, indices: list[int], labels: list[str], world: Game) -> None:
+        """Where a rule-of-thumb bot guides the search: the priors of the options offered at `node`, from
+        what the bot thinks them worth in `world` (once, unless a world offers options not seen before)."""
+        if self.policy is None:
+            return
+        known = node.priors.get(decision.player)
+        if known is not None and all(label in known for label in labels):
+            return
+        values = PolicyAgent(self.policy, world, 0).scores(decision)
+        if values is None:
+            return
+        priors = priors_of([values[i] for i in indices])
+        node.priors[decision.player] = {**(known or {}), **dict(zip(labels, priors))}
 
     def _play_out(self, world: Game) -> None:
         if self.policy is None:  # random playouts: in playout mode, with a stream of their own

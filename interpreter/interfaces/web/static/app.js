@@ -14,7 +14,10 @@ let picks = [];     // the targets of each click so far, toward an answer
 let places = {};    // location -> {x, y}
 let cell = 10;      // the size of a location on the board
 
+let pending = 0;    // requests under way: the page is busy until the last one is answered
+
 async function api(path, body) {
+  pending += 1;
   document.body.dataset.busy = "1";
   try {
     const response = await fetch(path, body === undefined ? {} :
@@ -23,7 +26,8 @@ async function api(path, body) {
     if (!response.ok) throw new Error(data.error || response.statusText);
     return data;
   } finally {
-    document.body.dataset.busy = "0";
+    pending -= 1;
+    document.body.dataset.busy = pending ? "1" : "0";
   }
 }
 
@@ -361,8 +365,12 @@ function show(seen) {
   document.body.dataset.shown = String(Number(document.body.dataset.shown || 0) + 1);
 }
 
+let asked = 0;      // the replay steps asked for so far: an answer to an older one, arriving late, is not shown
+
 async function goto(step) {
-  show(await api("/api/goto", { step: Math.max(0, Math.min(table.steps, step)), seat }));
+  const number = ++asked;
+  const seen = await api("/api/goto", { step: Math.max(0, Math.min(table.steps, step)), seat });
+  if (number === asked) show(seen);
 }
 
 document.addEventListener("click", (event) => {
