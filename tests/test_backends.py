@@ -17,7 +17,7 @@ from interpreter.scenarios.run import run_scenario
 from interpreter.validation.validate import ruleset_folders
 from test_diagnostics_corpus import CASES, output_for
 from test_memo_differential import play
-from toy import toy_folder
+from toy import CHIPS_CONTENT, toy_folder
 
 RULESETS = ruleset_folders(Path(__file__).resolve().parent.parent / "rulesets")
 SEEDS = range(12)
@@ -101,13 +101,7 @@ FAILING = """\
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_runtime_error_is_reported_at_the_statement_that_failed(tmp_path, backend):
-    folder = toy_folder(tmp_path, """\
-        players: [red, blue]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """, chips=FAILING)
+    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=FAILING)
     game = Game(load_ruleset(folder, backend=backend), seed=1)
     with pytest.raises(RuleRuntimeError) as caught:
         game.choose(0)
@@ -119,13 +113,7 @@ def test_blocks_nested_deeper_than_python_compiles_run_as_written(tmp_path):
     """Python compiles at most 20 nested loops and `try` blocks in a function: a block of rules nested
     deeper is compiled by the reference backend, and plays the same."""
     loops = "".join("    " * (3 + depth) + f"for each x{depth} in [1]:\n" for depth in range(25))
-    folder = toy_folder(tmp_path, """\
-        players: [red, blue]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """, chips=f"""\
+    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=f"""\
 zone supply per player
 zone pot
 variable current = red

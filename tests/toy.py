@@ -15,16 +15,19 @@ def toy_folder(where: Path, content: str, **rules: str) -> Path:
     return folder
 
 
+CHIPS_CONTENT = """\
+    players: [red, blue]
+    board:
+      locations: {}
+    pieces:
+      chip: {per_player: 3, starts_in: supply}
+    """  # red and blue, three chips each in their supply, and no board
+
+
 def chips_game(where: Path) -> Path:
     """A game without a board: red and blue in turn bet a chip of their supply into the pot, or pass
     and lose."""
-    folder = toy_folder(where, """\
-        players: [red, blue]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """, chips="""\
+    folder = toy_folder(where, CHIPS_CONTENT, chips="""\
         zone supply per player
         zone pot
         variable current = red
