@@ -16,11 +16,12 @@ from toy import toy_folder
 
 from interpreter.engine.decisions import PASS
 from interpreter.engine.state import Component
-from interpreter.reports.document import build_report, render_report
-from interpreter.reports.failures import failures_sheet, header_line
-from interpreter.reports.overview import RunContext, overview
-from interpreter.reports.seats import bot_duels, fair_share, seat_rates, seating_sentences
-from interpreter.reports.usage import usage_sheet
+from interpreter.reports.document import render_report, report_of
+from interpreter.reports.failures import Failures
+from interpreter.reports.overview import RunContext, run_overview
+from interpreter.reports.run_tally import RunTally
+from interpreter.reports.seats import FairShare, SeatTally
+from interpreter.reports.usage import UsageTally
 from interpreter.simulation import results_db
 from interpreter.simulation.results_db import Results
 from interpreter.simulation.runner import Table, options_of_key, play_one
@@ -129,8 +130,8 @@ def test_the_fair_share_leaves_out_draws_so_many_draws_do_not_look_like_a_disadv
     # seat 1 and seat 2 each win 10 games; 80 are draws: nobody is favoured
     seatings = [["x", "y"] if i % 2 else ["y", "x"] for i in range(100)]
     games = [record(i, seating, [seating[i // 2 % 2]] if i < 20 else []) for i, seating in enumerate(seatings)]
-    assert fair_share(games) == pytest.approx(0.1)
-    first, second = seat_rates(games)
+    assert FairShare.of(games).share == pytest.approx(0.1)
+    first, second = SeatTally.of(games).seat_rates()
     assert (first.wins.count, first.fair, first.p_value) == (10, pytest.approx(0.1), 1.0)
     assert second.p_value == 1.0
 
@@ -142,9 +143,9 @@ def test_bots_of_unequal_strength_are_measured_and_said():
     # the strong bot wins every game: the games where it sat first and those where it sat second
     for r in games:
         r["winners"] = [p for p, b in zip(r["players"], r["seat_bots"]) if b == "strong"]
-    (duel,) = bot_duels(games)
+    (duel,) = SeatTally.of(games).bot_duels()
     assert (duel.a, duel.a_only, duel.b_only) == ("weak", 0, 40) and duel.p_value < 0.001
-    lines = overview(games, RunContext("toy"))
+    lines = run_overview(RunTally.of(games), RunContext("toy"))
     assert any(line.startswith("The bots are of unequal strength: weak won 0 and strong 40") for line in lines)
     assert any("each bot played each player about equally often" in line for line in lines)
 
@@ -152,23 +153,23 @@ def test_bots_of_unequal_strength_are_measured_and_said():
 def test_equal_bots_are_not_flagged_and_three_bots_are_compared_in_pairs_with_a_correction():
     games = [record(i, ["x", "y", "z"], [["x", "y", "z"][i % 3]], [["a", "b", "c"][(i + k) % 3] for k in range(3)])
              for i in range(30)]
-    duels = bot_duels(games)
+    duels = SeatTally.of(games).bot_duels()
     assert [(d.a, d.b) for d in duels] == [("a", "b"), ("a", "c"), ("b", "c")]
     assert not any(d.significant for d in duels)
-    assert "do not differ significantly" in " ".join(overview(games, RunContext("toy")))
+    assert "do not differ significantly" in " ".join(run_overview(RunTally.of(games), RunContext("toy")))
 
 
 def test_the_seating_is_said_as_measured_from_the_games():
     fixed = [record(i, ["x", "y"], ["x"], ["a", "b"]) for i in range(4)]
-    said = " ".join(seating_sentences(fixed))
+    said = " ".join(SeatTally.of(fixed).seating_sentences())
     assert "The seats were fixed: x seat 1 (first), y seat 2" in said
     assert "Each player was always played by the same bot (x by a, y by b)" in said
     by_seat = [record(i, ["x", "y"] if i % 2 else ["y", "x"], ["x"], ["a", "b"]) for i in range(4)]
-    said = " ".join(seating_sentences(by_seat))
+    said = " ".join(SeatTally.of(by_seat).seating_sentences())
     assert "The seating turned" in said and "Each bot kept its seat (seat 1 (first) by a, seat 2 by b)" in said
-    assert "cannot tell their strength" in " ".join(overview(by_seat, RunContext("toy")))
+    assert "cannot tell their strength" in " ".join(run_overview(RunTally.of(by_seat), RunContext("toy")))
     one_bot = [record(i, ["x", "y"] if i % 2 else ["y", "x"], ["x"]) for i in range(4)]
-    assert "Every seat was played by the same bot, random" in " ".join(seating_sentences(one_bot))
+    assert "Every seat was played by the same bot, random" in " ".join(SeatTally.of(one_bot).seating_sentences())
 
 
 # Games that did not end, and the options chosen -----------------------------------------------------
@@ -176,30 +177,30 @@ def test_the_seating_is_said_as_measured_from_the_games():
 def test_every_game_that_did_not_end_is_counted_and_listed_with_its_seed_and_error():
     games = [record(1, ["x", "y"], ["x"]), record(2, ["x", "y"], [], error="toy.rules:3:5: boom", reason="error"),
              record(3, ["x", "y"], [], error="too many steps", reason="limit")]
-    assert header_line(games, "toy") == "toy: 3 game(s): 1 finished, 1 stopped by a limit, 1 stopped on an error"
-    sheet = failures_sheet(games, "ludolex replay r.sqlite --game toy --seed {seed}")
+    assert Failures.of(games, 0).header_line("toy") == "toy: 3 game(s): 1 finished, 1 stopped by a limit, 1 stopped on an error"
+    sheet = Failures.of(games).sheet("ludolex replay r.sqlite --game toy --seed {seed}")
     assert sheet.rows == [["2", "error", "toy.rules:3:5: boom", "ludolex replay r.sqlite --game toy --seed 2"],
                           ["3", "limit", "too many steps", "ludolex replay r.sqlite --game toy --seed 3"]]
-    assert "2 game(s) did not end" in " ".join(overview(games, RunContext("toy")))
+    assert "2 game(s) did not end" in " ".join(run_overview(RunTally.of(games), RunContext("toy")))
 
 
 def test_the_options_chosen_are_counted_per_game_and_by_share_of_the_decision():
     games = [record(1, ["x", "y"], ["x"], counts={"x": {"act": {"build": 3, "march": 1}}, "y": {"act": {"march": 2}}}),
              record(2, ["y", "x"], ["y"], counts={"x": {"act": {"build": 1}}, "y": {"act": {"recruit": 2}}})]
-    sheet = usage_sheet(games)
+    sheet = UsageTally.of(games).sheet()
     assert sheet.columns == ["Decision", "Option", "x", "y"]
     assert sheet.rows == [["act", "build", "2.00 (80%)", "—"], ["", "march", "0.50 (20%)", "1.00 (50%)"],
                           ["", "recruit", "—", "1.00 (50%)"]]
-    capped = usage_sheet(games, most=1)
+    capped = UsageTally.of(games).sheet(1)
     assert capped.rows[-1] == ["", "(2 other options)", "0.50 (20%)", "2.00 (100%)"]
-    assert usage_sheet([record(1, ["x"], ["x"])]) is None  # games stored before the options were counted
+    assert UsageTally.of([record(1, ["x"], ["x"])]).sheet() is None  # games stored before the options were counted
 
 
 def test_the_report_opens_with_its_context_and_a_glossary():
     games = [record(i, ["y", "x"] if i % 2 else ["x", "y"], ["x"], counts={"x": {"act": {"build": 1}}})
              for i in range(6)]
     context = RunContext("toy", "abc123", "random seats=rotating", "ludolex report r.sqlite", "2030-01-02 10:00 UTC")
-    report = build_report(games, context)
+    report = report_of(RunTally.of(games), context)
     assert report.title == "toy: random in every seat"
     assert report.overview[0].startswith("toy (version abc123): 6 games (6 finished) between x, y, played by random")
     assert "`ludolex report r.sqlite`" in report.overview[1] and "2030-01-02 10:00 UTC" in report.overview[1]

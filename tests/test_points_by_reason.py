@@ -13,7 +13,7 @@ from toy import toy_folder
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.game import Game
-from interpreter.reports.points import points_sheet
+from interpreter.reports.points import PointsTally
 from interpreter.simulation import results_db
 from interpreter.simulation.results_db import Results
 from interpreter.simulation.runner import play_one
@@ -158,15 +158,15 @@ def record(players, points):
 def test_the_table_gives_each_reason_per_game_and_player_other_last_then_the_total():
     records = [record(["red", "blue"], {"red": {"battle": 4, "other": 2}, "blue": {"turmoil": -2, "roosts": 6}}),
                record(["blue", "red"], {"red": {"battle": 2}, "blue": {"roosts": 4}})]
-    sheet = points_sheet(records)
+    sheet = PointsTally.of(records).sheet()
     assert sheet.title == "Where the points came from" and sheet.columns == ["Reason", "red", "blue"]
     assert sheet.rows == [["roosts", "—", "5.00 (125%)"],
                           ["battle", "3.00 (75%)", "—"],
                           ["turmoil", "—", "-1.00 (-25%)"],
                           ["other", "1.00 (25%)", "—"],
                           ["total", "4.00", "4.00"]]
-    assert points_sheet([record(["red"], {"red": {"other": 3}})]) is None  # no reason given anywhere
-    assert points_sheet([record(["red"], {})]) is None  # games stored before format 5
+    assert PointsTally.of([record(["red"], {"red": {"other": 3}})]).sheet() is None  # no reason given anywhere
+    assert PointsTally.of([record(["red"], {})]).sheet() is None  # games stored before format 5
 
 
 def ludolex(*args, cwd: Path):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from interpreter.reports.document import build_report, html_body, render_report, report_of
+from interpreter.reports.document import html_body, render_report, report_of
 from interpreter.reports.failures import Failures
 from interpreter.reports.overview import RunContext
 from interpreter.reports.run_tally import RunTally
@@ -54,7 +54,7 @@ def text_and_page(report) -> tuple[str, str]:
 @pytest.mark.parametrize("run", RUNS)
 def test_the_report_of_the_games_read_one_at_a_time_is_the_report_of_the_list_of_games(db, run):
     with closing(Results(db, read_only=True)) as results:
-        listed = build_report(results.records(*run, with_log=False), CONTEXT)
+        listed = report_of(RunTally.of(results.records(*run, with_log=False)), CONTEXT)
         streamed = report_of(RunTally.of(results.iter_records(*run, with_log=False)), CONTEXT)
     assert "How often each option was chosen" in [s.title for s in listed.sheets]  # every part of the report
     assert text_and_page(streamed) == text_and_page(listed)

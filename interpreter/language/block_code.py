@@ -176,9 +176,9 @@ def _bounded(expr: Expr, code: str, pos: Position, out: Writer) -> str:
     return f"_bounded({code}, {out.constant(pos, 'pos')})" if s.is_bounded(expr) else code
 
 
-def _run_handlers(key: tuple, values: str, pos: Position, out: Writer, deciding: bool, error: str) -> None:
-    """Every `when` rule of event `key`, with the list `values`; a handler that decides where no
-    decision is expected is the error `error`."""
+def _run_handlers(key: tuple, values: str, pos: Position, out: Writer, deciding: bool, error: str = "") -> None:
+    """Every `when` rule of event `key`, with the list `values`; where no decision is expected
+    (not `deciding`), a handler that decides is the error `error`."""
     handler = out.temp()
     out.line(f"for {handler} in rt.program.triggers.get({out.constant(key, 'event')}, ()):", pos)
     if deciding:
@@ -225,7 +225,7 @@ def write_move(node: s.Move, scope: Scope, out: Writer) -> bool:
     out.line(f"if {moved} is not None:", node.pos)
     with out.indented():
         out.line(f"{values} = _move(rt, {moved}, {to}, *{out.constant(how, 'how')})", node.pos)
-        if not how[3]:  # no rule listens: a move announces nothing
+        if not node.announced(scope):  # no rule listens: a move announces nothing
             return False
         deciding = node.decides(out.deciding)
         out.line(f"if {values}:", node.pos)
@@ -442,12 +442,18 @@ def write_because(node: s.Because, scope: Scope, out: Writer) -> bool:
     return generator
 
 
-def write_as(node: s.As, scope: Scope, out: Writer) -> bool:
+def _acting(node: s.As | s.Turn, scope: Scope, out: Writer) -> str:
+    """`you` is the statement's player from here; the name of the local that keeps who it was."""
     player = _code(node.player, scope)
     node.check_player(scope)
     saved = out.temp()
     out.line(f"{saved} = l_you", node.pos)
     out.line(f"l_you = {player}", node.pos)
+    return saved
+
+
+def write_as(node: s.As, scope: Scope, out: Writer) -> bool:
+    saved = _acting(node, scope, out)
     out.line("try:", node.pos)
     with out.indented():
         generator = write_block(node.body, scope, out)
@@ -460,15 +466,11 @@ def _run_event(name: str, when: str, scope: Scope, pos: Position, out: Writer) -
     """`start of NAME` or `end of NAME`, if some rule handles it."""
     key = (when, name)
     if key in scope.symbols.handled:
-        _run_handlers(key, "[]", pos, out, True, "")
+        _run_handlers(key, "[]", pos, out, deciding=True)
 
 
 def write_turn(node: s.Turn, scope: Scope, out: Writer) -> bool:
-    player = _code(node.player, scope)
-    node.check_player(scope)
-    saved = out.temp()
-    out.line(f"{saved} = l_you", node.pos)
-    out.line(f"l_you = {player}", node.pos)
+    saved = _acting(node, scope, out)
     out.line("rt.state.turns += 1", node.pos)
     out.line("try:", node.pos)
     with out.indented():

@@ -55,7 +55,7 @@ class CodeGen:
         self.read_as[name] = name
 
     def constant(self, value, hint: str = "c") -> str:
-        name = f"_{hint}{next(self._counter)}"
+        name = self.new_name(hint)
         self.namespace[name] = value
         return name
 
@@ -68,7 +68,7 @@ class CodeGen:
         return self.constant(value, "text")
 
     def temp(self) -> str:
-        return f"_t{next(self._counter)}"
+        return self.new_name("t")
 
     def new_name(self, hint: str) -> str:
         """A name no other generated function has: `_HINT` and a number."""
@@ -153,7 +153,7 @@ class CodeGen:
 
     def expression(self, body: str):
         """A function `f(rt, env)` evaluating generated code `body`."""
-        return self.define(f"_expr{next(self._counter)}", ["env"], body)
+        return self.define(self.new_name("expr"), ["env"], body)
 
 
 def _key(params: list[str]) -> str:

@@ -104,11 +104,16 @@ def make_procedure(params, body, position):
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
-        env = dict(zip(params, args))
-        env["you"] = you
-        return body(rt, env)
+        return body(rt, env_of(params, args, you))
 
     return procedure
+
+
+def env_of(names, values, you) -> dict:
+    """The names a procedure, rule or ability starts with: its parameters' values, and `you`."""
+    env = dict(zip(names, values))
+    env["you"] = you
+    return env
 
 
 def make_replaced(name, params, base, rules, generator, position):
@@ -121,16 +126,9 @@ def make_replaced(name, params, base, rules, generator, position):
         found = []
         for rule in rules:
             rule_params, condition, _, _ = rule
-            env = dict(zip(rule_params, args))
-            env["you"] = you
-            if condition is None or condition(rt, env):
+            if condition is None or condition(rt, env_of(rule_params, args, you)):
                 found.append(rule)
         return found
-
-    def env_of(names, args, you):
-        env = dict(zip(names, args))
-        env["you"] = you
-        return env
 
     def chain(rt, left, args, you):
         if not left:
@@ -163,11 +161,7 @@ def make_replaced(name, params, base, rules, generator, position):
 
 def make_trigger(params, condition, body, generator, position, label=""):
     def applies(rt, you, values) -> bool:
-        if condition is None:
-            return True
-        env = dict(zip(params, values))
-        env["you"] = you
-        return bool(condition(rt, env))
+        return condition is None or bool(condition(rt, env_of(params, values, you)))
 
     def trigger(rt, you, values):
         """What the caller runs with `yield from` (or a loop over it, where no decision is expected): the
@@ -175,8 +169,7 @@ def make_trigger(params, condition, body, generator, position, label=""):
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
-        env = dict(zip(params, values))
-        env["you"] = you
+        env = env_of(params, values, you)
         if condition is not None and not condition(rt, env):
             return ()
         if generator:

@@ -6,6 +6,7 @@ the `Decision` and receives the chosen index; every other statement is a plain f
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 
@@ -287,17 +288,21 @@ class Move(Stmt):
         check(scope, self.what.pos, "movable", self.what.type, "what `move` moves")
         check(scope, self.to.pos, "zone", self.to.type, "where `move` puts it")
 
+    @staticmethod
+    def announced(scope: Scope) -> bool:
+        """Does some rule listen to `moved`? Only then is it worth its values."""
+        return MOVED in scope.symbols.handled
+
     def how(self, scope: Scope) -> tuple:
         """The arguments of `move_components` after the components and the destination."""
         face_down = None if self.facing is None else self.facing == "down"
         bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
-        return self.at_bottom, bags, face_down, MOVED in scope.symbols.handled, self.pos
+        return self.at_bottom, bags, face_down, self.announced(scope), self.pos
 
     def compile(self, scope, deciding):
         what, to = self.what.compile(scope), self.to.compile(scope)
         self.check_types(scope)
-        how = self.how(scope)
-        announced = how[3]  # only then is `moved` worth its values
+        how, announced = self.how(scope), self.announced(scope)
 
         def move(rt, env):
             moved = what(rt, env)
@@ -437,21 +442,13 @@ class Flip(Effect):
         check(scope, self.what.pos, "movable", self.what.type, f"what `flip ... face {self.facing}` turns over")
 
     def effect(self):
-        return flip_down if self.facing == "down" else flip_up
+        return functools.partial(flip_components, face_down=self.facing == "down")
 
 
-def _flip(rt, turned, face_down: bool) -> None:
+def flip_components(rt, turned, face_down: bool) -> None:
     for component in turned if isinstance(turned, list) else ([] if turned is None else [turned]):
         component.face_down, component.known_to = face_down, frozenset()
     rt.state.changed()
-
-
-def flip_down(rt, turned) -> None:
-    _flip(rt, turned, True)
-
-
-def flip_up(rt, turned) -> None:
-    _flip(rt, turned, False)
 
 
 def _no_event(rt, env):
@@ -975,7 +972,8 @@ class Choose(Stmt):
         `_number_range`, `_options` and `_drawing`."""
         number_range = self._number_range(scope, names)
         if number_range is not None:
-            return (*number_range[:1], None, None, number_range[1])
+            bounds, pos = number_range
+            return bounds, None, None, pos
         code = self._option_code(scope, names)
         return None, self._options(*code), self._drawing(*code), None
 

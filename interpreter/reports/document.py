@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -54,11 +53,6 @@ def report_of(run: RunTally, context: RunContext, most_options: int | None = Non
         report.sheets += [options] if options else []
     return report
 
-
-def build_report(records: Iterable[Record], context: RunContext, usage: bool = True,
-                 most_options: int | None = None) -> Report:
-    """The report of `records`, every game of a run (see `report_of`), read once, one game at a time."""
-    return report_of(RunTally.of(records, usage), context, most_options)
 
 
 def render_report(report: Report) -> RenderableType:

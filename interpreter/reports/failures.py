@@ -89,11 +89,3 @@ def finished(records: Iterable[Record]) -> list[Record]:
 def first_line(error: str) -> str:
     return (error.splitlines() or [""])[0][:LONGEST_LINE]
 
-
-def header_line(records: Iterable[Record], title: str) -> str:
-    return Failures.of(records, 0).header_line(title)
-
-
-def failures_sheet(records: Iterable[Record], replay: str = "") -> Sheet | None:
-    """Every failed game: see `Failures.sheet`."""
-    return Failures.of(records).sheet(replay)

@@ -5,7 +5,6 @@ what the games say about balance, how the seats were assigned, whether the bots 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
 
 from interpreter.reports.run_tally import RunTally
 from interpreter.reports.summary import SIGNIFICANCE, Record, p_text, percent
@@ -114,8 +113,3 @@ def run_overview(run: RunTally, context: RunContext) -> list[str]:
         lines.append(f"{failures.failed} game(s) did not end: they are left out of every figure, and listed with "
                      f"their seeds and errors{replay}.")
     return lines
-
-
-def overview(records: Iterable[Record], context: RunContext) -> list[str]:
-    """`run_overview` of a list of games."""
-    return run_overview(RunTally.of(records), context)

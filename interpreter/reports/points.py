@@ -7,7 +7,6 @@ under `other`, what of their final score no reason took (see `engine.reasons`, `
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
 
 from interpreter.reports.summary import Record, Sheet, Tally
 
@@ -59,8 +58,3 @@ class PointsTally(Tally):
             sheet.rows.append([reason] + [cell(reason, p) for p in players])
         sheet.rows.append(["total"] + [f"{totals[p]:.2f}" for p in players])
         return sheet
-
-
-def points_sheet(records: Iterable[Record]) -> Sheet | None:
-    """See `PointsTally.sheet`."""
-    return PointsTally.of(records).sheet()

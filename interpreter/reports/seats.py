@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable
 
 from interpreter.reports.stats import binomial_p_value
 from interpreter.reports.summary import SIGNIFICANCE, Rate, Record, Sheet, Tally, p_cell, p_text, percent, rate, \
@@ -242,24 +241,6 @@ def _range(counts: list[int]) -> str:
 def _each_in_one(counts: Counter, items: list[str], places: list) -> bool:
     """Whether each item was seen in one place only (counts of (item, place))."""
     return all(sum(counts[item, place] > 0 for place in places) == 1 for item in items)
-
-
-# Over a list of games --------------------------------------------------------------------------------
-
-def fair_share(games: Iterable[Record]) -> float:
-    return FairShare.of(games).share
-
-
-def seat_rates(games: Iterable[Record]) -> list[SeatRate]:
-    return SeatTally.of(games).seat_rates()
-
-
-def bot_duels(games: Iterable[Record]) -> list[BotDuel]:
-    return SeatTally.of(games).bot_duels()
-
-
-def seating_sentences(games: Iterable[Record]) -> list[str]:
-    return SeatTally.of(games).seating_sentences()
 
 
 # Tables ------------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ its kind, not its number) and how many times the player chose them in that game.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
 
 from interpreter.reports.summary import Record, Sheet, Tally
 
@@ -61,8 +60,3 @@ class UsageTally(Tally):
             if rest:
                 sheet.rows.append(["", f"({len(rest)} other options)"] + cells(decision, rest))
         return sheet
-
-
-def usage_sheet(records: Iterable[Record], most: int | None = None) -> Sheet | None:
-    """See `UsageTally.sheet`."""
-    return UsageTally.of(records).sheet(most)
