@@ -8,6 +8,7 @@ from typing import Callable
 from interpreter.engine.state import Component
 
 PASS = ("pass",)
+NO_OPTION = ("no option",)  # recorded where a `choose` had no option (its `otherwise` ran), for copies to replay
 DECIDER = object()  # labels as the deciding player sees them
 EVERYTHING = object()  # labels with every identity, for the engine and its tests
 LONGEST_RANGE = 10**9  # the most numbers a `choose n in numbers(a, b)` may offer (it makes no list of them)

@@ -101,6 +101,8 @@ class Runtime:
         self.start_phase: str | None = None  # a scenario starts the turn at this phase: the ones before are skipped
         self.pause_after_turn = False  # a scenario stops the game when the turn ends
         self.playout = None  # playout mode: a random.Random with which each `choose` picks itself (Game.play_out)
+        self.replaying = None  # a copy replaying recorded answers, which each `choose` takes (play/replaying.py)
+        self.answers: list = []  # the option each `choose` took, in order, or NO_OPTION where it had none (ibid.)
         self.points_by_reason = PointsByReason()  # what `because` records (engine.reasons)
 
     def too_many_steps(self, position: Position | None) -> LimitExceeded:
@@ -111,8 +113,8 @@ class Runtime:
             budget = f"{LIMITS.steps_per_decision:,} steps between two decisions (LUDOLEX_STEPS_PER_DECISION)"
         return LimitExceeded(position, f"the rules ran past the limit of {budget}: a loop that never ends?")
 
-    def decided_in_playout(self) -> None:
-        """A decision the rules took themselves in playout mode, counted as one asked."""
+    def decided_unasked(self) -> None:
+        """A decision the rules took themselves (in playout mode, or replaying), counted as one asked."""
         self.decisions += 1
         self.next_decision()
 

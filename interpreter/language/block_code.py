@@ -25,14 +25,14 @@ from contextlib import contextmanager
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
-from interpreter.engine.decisions import PASS, Decision
+from interpreter.engine.decisions import NO_OPTION, PASS, Decision
 from interpreter.engine.runtime import EndTurn, Pause, Return, Signal
 from interpreter.language import statements as s
 from interpreter.language.expressions import Expr
 from interpreter.language.scope import Scope
 
 _HELPERS = {
-    "_Decision": Decision, "_PASS": PASS, "_Return": Return, "_EndTurn": EndTurn, "_Pause": Pause, "_Signal": Signal,
+    "_Decision": Decision, "_PASS": PASS, "_NO_OPTION": NO_OPTION, "_Return": Return, "_EndTurn": EndTurn, "_Pause": Pause, "_Signal": Signal,
     "_RuleRuntimeError": RuleRuntimeError, "_bounded": s.within_bounds, "_move": s.move_components,
     "_with_pass": s.with_pass, "_members": s.group_members, "_reason": s.named_reason, "_at": s._at,
     "_window": s.anytime_window, "_draw": s.draw_option, "_numbers": s.number_range,
@@ -365,20 +365,28 @@ def write_choose(node: s.Choose, scope: Scope, out: Writer) -> bool:
     by = _code(node.by, scope) if node.by else "l_you"
     node.check_by(scope)
     names = tuple(node.binds())
-    playout, drawn, options, player, chosen = (out.temp() for _ in range(5))
+    playout, options, player, chosen = (out.temp() for _ in range(4))
     bound, pos = f"{out.constant(names, 'names')}", node.pos
+    # A copy replaying a game takes the option recorded (or that there was none) without making the
+    # list; playout mode draws one without making the list, if it finds one soon.
     out.line(f"{playout} = rt.playout", pos)
-    if draw is not None:  # playout mode: an option drawn without making the list, if one is found soon
-        out.line(f"if {playout} is not None and ({drawn} := _draw({draw}, {playout}, {node.optional})) is not None:", pos)
-        out.line("    rt.decided_in_playout()", pos)
-        with out.indented():
-            _bind(names, drawn, pos, out)
+    out.line(f"{chosen} = rt.replaying.take(rt) if rt.replaying is not None else None", pos)
+    if draw is not None:
+        out.line(f"if {chosen} is None and {playout} is not None and ({chosen} := _draw({draw}, {playout}, "
+                 f"{node.optional})) is not None:", pos)
+        out.line("    rt.decided_unasked()", pos)
+    out.line(f"if {chosen} is None:", pos)
+    with out.indented():
+        if bounds is not None:
+            options_code = f"_numbers(rt, {bounds}, {out.constant(numbers_pos, 'pos')})"
+        out.line(f"{options} = {options_code}", pos)
+        out.line(f"if not {options}:", pos)
+        out.line(f"    {chosen} = _NO_OPTION", pos)
+        out.line("    rt.answers.append(_NO_OPTION)", pos)
         out.line("else:", pos)
-        out.depth += 1
-    if bounds is not None:
-        options_code = f"_numbers(rt, {bounds}, {out.constant(numbers_pos, 'pos')})"
-    out.line(f"{options} = {options_code}", pos)
-    out.line(f"if not {options}:", pos)
+        with out.indented():
+            _ask(node, scope, by, bound, options, player, chosen, playout, out)
+    out.line(f"if {chosen} is _NO_OPTION:", pos)
     with out.indented():
         for name in names:
             out.line(f"{_local(name)} = None", pos)
@@ -386,30 +394,33 @@ def write_choose(node: s.Choose, scope: Scope, out: Writer) -> bool:
             write_block(node.otherwise, scope, out)
         elif not node.optional:  # "an effect with no target does nothing"; an optional one is simply passed
             out.line("raise _Return()", pos)
-    rule = out.constant(node.rule(scope), "rule")
     out.line("else:", pos)
     with out.indented():
-        if node.optional:
-            out.line(f"{options} = _with_pass({options})", pos)
-        members = "()"
-        if node.group:  # the players any of whom may answer, each once; the first is the one asked
-            members = out.temp()
-            out.line(f"{members} = _members({by})", pos)
-            out.line(f"{player} = {members}[0] if {members} else None", pos)
-        else:
-            out.line(f"{player} = {by}", pos)
-        out.line(f"if {player} is None:", pos)
-        out.line(f"    raise {out.constant(node, 'choose')}.nobody_decides()", pos)
-        out.line(f"if {playout} is not None:  # nothing drawn: a random option of the whole list", pos)
-        out.line("    rt.decided_in_playout()", pos)
-        out.line(f"    {chosen} = {options}[{playout}.randrange(len({options}))]", pos)
-        out.line("else:", pos)
-        out.line(f"    {chosen} = {options}[(yield _Decision({out.literal(node.name)}, {player}, {bound}, {options}, "
-                 f"rt.hidden_as, {members}, ({rule}, {_env_dict(scope, out)})))]", pos)
         _bind(names, chosen, pos, out)
-    if draw is not None:
-        out.depth -= 1
     return True
+
+
+def _ask(node: s.Choose, scope: Scope, by: str, bound: str, options: str, player: str, chosen: str, playout: str,
+         out: Writer) -> None:
+    """`chosen`: one of `options` (not empty), drawn at random in playout mode, else the answer of the player asked."""
+    pos, rule = node.pos, out.constant(node.rule(scope), "rule")
+    if node.optional:
+        out.line(f"{options} = _with_pass({options})", pos)
+    members = "()"
+    if node.group:  # the players any of whom may answer, each once; the first is the one asked
+        members = out.temp()
+        out.line(f"{members} = _members({by})", pos)
+        out.line(f"{player} = {members}[0] if {members} else None", pos)
+    else:
+        out.line(f"{player} = {by}", pos)
+    out.line(f"if {player} is None:", pos)
+    out.line(f"    raise {out.constant(node, 'choose')}.nobody_decides()", pos)
+    out.line(f"if {playout} is not None:  # nothing drawn: a random option of the whole list", pos)
+    out.line("    rt.decided_unasked()", pos)
+    out.line(f"    {chosen} = {options}[{playout}.randrange(len({options}))]", pos)
+    out.line("else:", pos)
+    out.line(f"    {chosen} = {options}[(yield _Decision({out.literal(node.name)}, {player}, {bound}, {options}, "
+             f"rt.hidden_as, {members}, ({rule}, {_env_dict(scope, out)})))]", pos)
 
 
 def _bind(names: tuple[str, ...], chosen: str, pos: Position, out: Writer) -> None:

@@ -1018,7 +1018,7 @@ class Choose(Stmt):
             if playout is not None and draw is not None:
                 drawn = draw(rt, env, playout, optional)
                 if drawn is not None:
-                    rt.decided_in_playout()
+                    rt.decided_unasked()
                     bind(env, names, drawn)
                     return
             options = enumerate_options(rt, env)
@@ -1041,7 +1041,7 @@ class Choose(Stmt):
             if player is None:
                 raise self.nobody_decides()
             if playout is not None:  # nothing drawn: a random option of the whole list
-                rt.decided_in_playout()
+                rt.decided_unasked()
                 bind(env, names, options[playout.randrange(len(options))])
                 return
             index = yield Decision(decision_name, player, names, options, rt.hidden_as, members, (rule, env))

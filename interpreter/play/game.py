@@ -16,6 +16,7 @@ from interpreter.engine.decisions import Decision, Simultaneous
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Runtime
 from interpreter.engine.state import State
 from interpreter.loading.ruleset import Ruleset
+from interpreter.play.replaying import Replaying
 from interpreter.play.why_not import WhyNot, why_not
 from interpreter.safety.watchdog import WATCHDOG
 
@@ -44,13 +45,13 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, seed: int = 0, position: Callable[[Game], None] | None = None,
                  players: list[str] | None = None, run_setup: bool = True, rolls: Sequence[int] = (),
-                 options: dict | None = None):
+                 options: dict | None = None, replaying: Replaying | None = None):
         """`position` (optional) is a callable that arranges the state after setup, before play.
         `players`: who sits at the table, in seating order (default: every player of the content).
         `run_setup=False` skips the `setup:` block (a scenario then lays out the whole position).
         `rolls`: dice results to give, in order, before the seeded generator takes over.
         `options`: the game's options (`option` in the rules) chosen otherwise than their default;
-        an unknown option or value is a ValueError."""
+        an unknown option or value is a ValueError. `replaying`: the answers a copy replays (see `clone`)."""
         self.ruleset = ruleset
         self.seed = seed
         self.run_setup = run_setup
@@ -62,6 +63,10 @@ class Game:
         self.rolls = tuple(rolls)
         self.position = position
         self.log: list[int] = []
+        self.answers = self.runtime.answers  # each option taken, for copies to replay (play/replaying.py)
+        if replaying is not None:
+            replaying.log, replaying.answers, replaying.components = self.log, self.answers, self.state.components
+            self.runtime.replaying = replaying
         self.decision: Decision | None = None
         self._group: list[Decision] = []  # the decisions made at once (`simultaneously`), while pending
         self._answers: dict[int, int] = {}  # their answers so far: place in the group -> option
@@ -157,6 +162,7 @@ class Game:
             raise ValueError(f"{by} has no decision to make: {deciders} decides `{self.decision.name}`")
         index = self.decision.index_of(choice)
         self.log.append(index)
+        self.answers.append(self.decision.options[index])
         self.runtime.decisions += 1
         self._resume(index)
 
@@ -176,6 +182,7 @@ class Game:
         answers = [self._answers[i] for i in range(len(self._group))]
         self.last_group = list(zip(self._group, answers))
         self.log.extend(answers)
+        self.answers.extend(decision.options[index] for decision, index in self.last_group)
         self._group, self._answers = [], {}
         self._resume(answers)
 
@@ -212,10 +219,19 @@ class Game:
         cannot be copied, but a game is its seed and its choices). `choices`: replay only these, for
         instance `log`, which leaves out the secret answers given so far in a pending
         `simultaneously` group; by default every choice so far, those answers included."""
-        copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls, self.options)
-        for index in self.log if choices is None else choices:
-            copy.choose(index)
-        if choices is None:
+        whole, choices = choices is None, list(self.log if choices is None else choices)
+        if choices != self.log[:len(choices)]:  # not this game's choices: replayed by asking each decision
+            copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls, self.options)
+            for index in choices:
+                copy.choose(index)
+        else:
+            replaying = Replaying(choices, self.answers)
+            copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls,
+                        self.options, replaying)
+            while not replaying.done:
+                copy.choose(replaying.next_index())
+            copy.runtime.replaying = None
+        if whole:
             for place, index in sorted(self._answers.items()):
                 copy.choose(index, by=self._group[place].player)
         return copy
