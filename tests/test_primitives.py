@@ -110,3 +110,44 @@ def test_a_mistake_in_a_bot_is_reported_at_its_place(tmp_path):
         make_agent("picky", ruleset, Game(ruleset), seed=0)
     text = str(raised.value)
     assert "picky.yaml:3:" in text and "spot.sut" in text and "no decision `clam`" in text and "did you mean `claim`" in text
+
+
+NAMES_IN_VIEW_RULES = """
+zone pool per player
+zone bank
+procedure claim_near(home):
+    let far = d
+    choose spot in adjacent(home, road) as claim
+    move first(g in pieces(pool(you))) to spot
+play:
+    turn first(p in players):
+        choose home in locations as start
+        claim_near(home)
+        choose spot in locations where spot != home as claim
+        win you
+"""
+
+
+@pytest.mark.parametrize("backend", ["generated", "reference"])
+def test_a_bot_reads_the_names_the_rule_holds_where_it_asks(tmp_path, backend, monkeypatch):
+    monkeypatch.setenv("LUDOLEX_BACKEND", backend)
+    ruleset = make_game(tmp_path, rules=NAMES_IN_VIEW_RULES, bots="""
+        all:
+          start: 'if home = b then 1 else 0'
+          claim: 'if home = b and spot = a then 1 else 0'
+        """)
+    for seed in range(8):  # ties are broken at random: `home` must be b each time
+        game = Game(ruleset, seed=seed)
+        bot = make_agent("picky", ruleset, game, seed=seed)
+        game.choose(bot.choose(game.decision))
+        assert game.decision.labels() == ["a", "c"]  # the neighbours of `home`
+        assert game.decision.label(bot.choose(game.decision)) == "a"
+
+
+def test_a_bot_reads_only_the_names_in_view_wherever_the_decision_is_asked(tmp_path):
+    ruleset = make_game(tmp_path, rules=NAMES_IN_VIEW_RULES, bots="""
+        all:
+          claim: 'if spot = far then 1 else 0'
+        """)
+    with pytest.raises(LudolexError, match="unknown name `far`"):  # `far` is not in view in `play:`
+        make_agent("picky", ruleset, Game(ruleset), seed=0)

@@ -1,8 +1,9 @@
 """Rule-of-thumb bots written as data: `rulesets/<game>/bots/<name>.yaml`.
 
 For each decision it knows, the bot values every option with an expression of the rules
-language, the option's values bound to the names of the `choose` (`site`, `card`...) and `you`
-to the deciding player, and picks the best (ties at random). `pass` is worth `passing` (0 unless
+language, the option's values bound to the names of the `choose` (`site`, `card`...), `you`
+to the deciding player, and the names the rule holds where it asks (its parameters and `let`s,
+such as a move's `origin`), and picks the best (ties at random). `pass` is worth `passing` (0 unless
 the file says otherwise). Decisions it does not know are decided at random.
 
     # rulesets/mygame/bots/greedy.yaml
@@ -77,9 +78,9 @@ class Policy:
                 problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", position,
                                            hint=did_you_mean(name, decisions)))
                 continue
-            for names in decisions[name]:
-                value, diagnostics = self.ruleset.program.compile_value(source, position.file, names, position.line,
-                                                                        position.column)
+            for names, in_view in decisions[name].items():
+                value, diagnostics = self.ruleset.program.compile_value(source, position.file, names + tuple(sorted(in_view)),
+                                                                        position.line, position.column)
                 problems += [Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics]
                 self.compiled[(owner, name, names)] = (value, position)
         for name in self.passing:
@@ -113,12 +114,13 @@ class PolicyAgent:
         if found is None:
             return None
         value, position = found
-        rt, player, names = self.game.runtime, decision.player, decision.variables
+        rt, names = self.game.runtime, decision.variables
+        in_view = {**decision.origin[1], "you": decision.player} if decision.origin else {"you": decision.player}
         rt.running = True  # the bot's expressions are rules too: the watchdog stops one that never ends
         WATCHDOG.watch(rt)
         try:
             scores = [self.policy.passing.get(decision.name, 0) if option is PASS
-                      else _number(value(rt, {"you": player, **dict(zip(names, option))}))
+                      else _number(value(rt, {**in_view, **dict(zip(names, option))}))
                       for option in decision.options]
         except RuleRuntimeError as error:  # at the bot's entry, unless it comes from a rules file the entry calls
             inside_rules = error.position is not None and error.position.file != position.file

@@ -282,7 +282,7 @@ def write_effect(node: s.Effect, scope: Scope, out: Writer) -> bool:
 
 
 def write_window(node: s.Window, scope: Scope, out: Writer) -> bool:
-    scope.symbols.decisions.setdefault(s.ANYTIME, set()).add(("action",))  # bots may value it like any decision
+    scope.symbols.note_decision(s.ANYTIME, ("action",))  # bots may value it like any decision
     out.line(f"yield from _window(rt, l_you, {out.constant(node.pos, 'pos')})", node.pos)
     return True
 

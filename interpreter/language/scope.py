@@ -34,8 +34,16 @@ class Symbols:
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
     inline_costs: dict[str, int] = field(default_factory=dict)  # function -> expression nodes its inlining writes
-    decisions: dict[str, set] = field(default_factory=dict)  # decision name -> the tuples of names its options bind
+    # decision name -> {the names its options bind: the names in view wherever it is asked so}
+    decisions: dict[str, dict[tuple, frozenset]] = field(default_factory=dict)
     score: str | None = None  # the function the manifest names as the game's score
+
+    def note_decision(self, name: str, binds: tuple, in_view: frozenset = frozenset()) -> None:
+        """A `choose` asks decision `name`, its options binding `binds`, with the rule's names `in_view`
+        (which a bot's value of it may read: those in view at every `choose` that asks it so)."""
+        forms = self.decisions.setdefault(name, {})
+        in_view = frozenset(in_view) - set(binds)
+        forms[binds] = forms[binds] & in_view if binds in forms else in_view
 
     def unordered_zones(self) -> tuple[str, ...]:
         """The state's names of the unordered zones (`bag/red`, `bag/blue` for a per-player one), in
@@ -103,6 +111,10 @@ class Scope:
 
     def with_locals(self, *names: str) -> "Scope":
         return replace(self, locals=self.locals | set(names))
+
+    def names_in_view(self) -> frozenset[str]:
+        """The rule's own names here: its parameters, `let`s and bound names, and `self` in an ability."""
+        return (self.locals | {"self"}) if self.has_self else self.locals
 
     def visible_names(self) -> set[str]:
         return set(self.locals) | self.symbols.all_names() | {"you", "players", "locations"}

@@ -732,7 +732,7 @@ class Window(Stmt):
         return True
 
     def compile(self, scope, deciding):
-        scope.symbols.decisions.setdefault(ANYTIME, set()).add(("action",))  # bots may value it like any decision
+        scope.symbols.note_decision(ANYTIME, ("action",))  # bots may value it like any decision
         pos = self.pos
 
         def window(rt, env):
@@ -1002,7 +1002,7 @@ class Choose(Stmt):
 
     def rule(self, scope: Scope) -> ChoiceRule:
         """Noted among the game's decisions; where its decision comes from, to explain it."""
-        scope.symbols.decisions.setdefault(self.name, set()).add(tuple(self.binds()))
+        scope.symbols.note_decision(self.name, tuple(self.binds()), scope.names_in_view())
         return ChoiceRule(self, scope)
 
     def compile(self, scope: Scope, deciding):
@@ -1200,7 +1200,7 @@ class Simultaneously(Stmt):
         inner = scope.with_locals(variable)
         options_of = first.option_source(inner)
         names, decision_name, optional = first.binds(), first.name, first.optional
-        scope.symbols.decisions.setdefault(decision_name, set()).add(names)
+        scope.symbols.note_decision(decision_name, names, inner.names_in_view())
         rule = ChoiceRule(first, inner)
         rest = run_body(*Block(self.body.statements[1:]).compile(inner.with_locals(*names), deciding))
 
