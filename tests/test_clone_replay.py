@@ -18,7 +18,7 @@ def random_choice(game: Game, rng: random.Random) -> tuple[int, str | None]:
 
 def assert_same(copy: Game, game: Game) -> None:
     assert copy.state.to_json() == game.state.to_json()
-    assert copy.log == game.log and len(copy.answers) == len(game.answers)
+    assert copy.log == game.log and len(copy.taken) == len(game.taken)
     assert [(d.player, d.labels()) for d in copy.decisions] == [(d.player, d.labels()) for d in game.decisions]
 
 

@@ -102,7 +102,7 @@ class Runtime:
         self.pause_after_turn = False  # a scenario stops the game when the turn ends
         self.playout = None  # playout mode: a random.Random with which each `choose` picks itself (Game.play_out)
         self.replaying = None  # a copy replaying recorded answers, which each `choose` takes (play/replaying.py)
-        self.answers: list = []  # the option each `choose` took, in order, or NO_OPTION where it had none (ibid.)
+        self.taken: list = []  # the option each `choose` took, in order, or NO_OPTION where it had none (ibid.)
         self.points_by_reason = PointsByReason()  # what `because` records (engine.reasons)
 
     def too_many_steps(self, position: Position | None) -> LimitExceeded:

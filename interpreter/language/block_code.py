@@ -382,7 +382,7 @@ def write_choose(node: s.Choose, scope: Scope, out: Writer) -> bool:
         out.line(f"{options} = {options_code}", pos)
         out.line(f"if not {options}:", pos)
         out.line(f"    {chosen} = _NO_OPTION", pos)
-        out.line("    rt.answers.append(_NO_OPTION)", pos)
+        out.line("    rt.taken.append(_NO_OPTION)", pos)
         out.line("else:", pos)
         with out.indented():
             _ask(node, scope, by, bound, options, player, chosen, playout, out)

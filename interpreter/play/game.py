@@ -63,9 +63,9 @@ class Game:
         self.rolls = tuple(rolls)
         self.position = position
         self.log: list[int] = []
-        self.answers = self.runtime.answers  # each option taken, for copies to replay (play/replaying.py)
+        self.taken = self.runtime.taken  # each option taken, for copies to replay (play/replaying.py)
         if replaying is not None:
-            replaying.log, replaying.answers, replaying.components = self.log, self.answers, self.state.components
+            replaying.log, replaying.taken, replaying.components = self.log, self.taken, self.state.components
             self.runtime.replaying = replaying
         self.decision: Decision | None = None
         self._group: list[Decision] = []  # the decisions made at once (`simultaneously`), while pending
@@ -162,7 +162,7 @@ class Game:
             raise ValueError(f"{by} has no decision to make: {deciders} decides `{self.decision.name}`")
         index = self.decision.index_of(choice)
         self.log.append(index)
-        self.answers.append(self.decision.options[index])
+        self.taken.append(self.decision.options[index])
         self.runtime.decisions += 1
         self._resume(index)
 
@@ -182,7 +182,7 @@ class Game:
         answers = [self._answers[i] for i in range(len(self._group))]
         self.last_group = list(zip(self._group, answers))
         self.log.extend(answers)
-        self.answers.extend(decision.options[index] for decision, index in self.last_group)
+        self.taken.extend(decision.options[index] for decision, index in self.last_group)
         self._group, self._answers = [], {}
         self._resume(answers)
 
@@ -225,7 +225,7 @@ class Game:
             for index in choices:
                 copy.choose(index)
         else:
-            replaying = Replaying(choices, self.answers)
+            replaying = Replaying(choices, self.taken)
             copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls,
                         self.options, replaying)
             while not replaying.done:

@@ -15,16 +15,16 @@ from interpreter.engine.state import Component
 
 class Replaying:
     """What a copy of a game replays: the indexes of its first choices, and the options the original
-    took (`Runtime.answers`, with NO_OPTION where a `choose` had none); the copy's Game sets `log`,
-    `answers` and `components` to its own, which `take` fills."""
+    took (`Runtime.taken`, with NO_OPTION where a `choose` had none); the copy's Game sets `log`,
+    `taken` and `components` to its own, which `take` fills."""
 
     def __init__(self, indexes: list[int], options: list):
         self.indexes, self.options = indexes, options
         self.log: list[int] = []
-        self.answers: list = []
+        self.taken: list = []
         self.components: dict[str, Component] = {}
         self.decided = 0  # choices replayed
-        self.taken = 0  # options replayed (choices, and chooses that had no option)
+        self.replayed = 0  # options replayed (choices, and chooses that had no option)
 
     @property
     def done(self) -> bool:
@@ -36,21 +36,21 @@ class Replaying:
         if self.decided == len(self.indexes):
             rt.replaying = None
             return None
-        option = self.options[self.taken]
-        self.taken += 1
+        option = self.options[self.replayed]
+        self.replayed += 1
         if option is NO_OPTION:
-            self.answers.append(NO_OPTION)
+            self.taken.append(NO_OPTION)
             return NO_OPTION
         option = self._in_copy(option)
         self.log.append(self.indexes[self.decided])
-        self.answers.append(option)
+        self.taken.append(option)
         self.decided += 1
         rt.decided_unasked()
         return option
 
     def next_index(self) -> int:
         """The recorded answer to a decision the rules asked (given to `Game.choose`, which records it)."""
-        self.taken += 1
+        self.replayed += 1
         self.decided += 1
         return self.indexes[self.decided - 1]
 
