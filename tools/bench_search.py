@@ -1,8 +1,9 @@
 """How fast the search bot decides: `python tools/bench_search.py cernunos --bot search:400 --games 2`.
 
 Plays GAMES games of the search bot against random bots, or against the bot `--against` names
-(the search bot's seat turns from game to game) in one process, and prints the search bot's decisions per second: over every decision it
-was asked, and over those with more than one option (the others are answered without searching).
+(the search bot's seat turns from game to game) in one process, and prints the search bot's
+decisions per second: over every decision it was asked, and over those with more than one option
+(the others are answered without searching).
 """
 from __future__ import annotations
 
