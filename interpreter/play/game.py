@@ -216,9 +216,10 @@ class Game:
     def clone(self, choices: Sequence[int] | None = None) -> Game:
         """A new game that goes on exactly as this one: the same ruleset, seed, players, options,
         position and dice, replayed through the same choices (the generators that run the rules
-        cannot be copied, but a game is its seed and its choices). `choices`: replay only these, for
-        instance `log`, which leaves out the secret answers given so far in a pending
-        `simultaneously` group; by default every choice so far, those answers included."""
+        cannot be copied, but a game is its seed and its choices); each `choose` of the copy takes
+        the option this game took, without making its list (play/replaying.py). `choices`: replay
+        only these, for instance `log`, which leaves out the secret answers given so far in a
+        pending `simultaneously` group; by default every choice so far, those answers included."""
         whole, choices = choices is None, list(self.log if choices is None else choices)
         if choices != self.log[:len(choices)]:  # not this game's choices: replayed by asking each decision
             copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls, self.options)
