@@ -64,9 +64,7 @@ class Game:
         self.position = position
         self.log: list[int] = []
         self.taken = self.runtime.taken  # each option taken, for copies to replay (play/replaying.py)
-        if replaying is not None:
-            replaying.log, replaying.taken, replaying.components = self.log, self.taken, self.state.components
-            self.runtime.replaying = replaying
+        self.runtime.replaying = replaying
         self.decision: Decision | None = None
         self._group: list[Decision] = []  # the decisions made at once (`simultaneously`), while pending
         self._answers: dict[int, int] = {}  # their answers so far: place in the group -> option
@@ -221,17 +219,17 @@ class Game:
         only these, for instance `log`, which leaves out the secret answers given so far in a
         pending `simultaneously` group; by default every choice so far, those answers included."""
         whole, choices = choices is None, list(self.log if choices is None else choices)
-        if choices != self.log[:len(choices)]:  # not this game's choices: replayed by asking each decision
-            copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls, self.options)
+        ours = choices == self.log[:len(choices)]  # else another game's: replayed by asking each decision
+        replaying = Replaying(choices, self.taken) if ours else None
+        copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls,
+                    self.options, replaying)
+        while replaying is not None and not replaying.done:
+            copy.choose(replaying.next_index())
+        if replaying is None:
             for index in choices:
                 copy.choose(index)
-        else:
-            replaying = Replaying(choices, self.taken)
-            copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls,
-                        self.options, replaying)
-            while not replaying.done:
-                copy.choose(replaying.next_index())
-            copy.runtime.replaying = None
+        copy.runtime.replaying = None
+        copy.log[:] = choices  # `take` leaves the choices out of the log while replaying
         if whole:
             for place, index in sorted(self._answers.items()):
                 copy.choose(index, by=self._group[place].player)

@@ -15,14 +15,10 @@ from interpreter.engine.state import Component
 
 class Replaying:
     """What a copy of a game replays: the indexes of its first choices, and the options the original
-    took (`Runtime.taken`, with NO_OPTION where a `choose` had none); the copy's Game sets `log`,
-    `taken` and `components` to its own, which `take` fills."""
+    took (`Runtime.taken`, with NO_OPTION where a `choose` had none)."""
 
     def __init__(self, indexes: list[int], options: list):
         self.indexes, self.options = indexes, options
-        self.log: list[int] = []
-        self.taken: list = []
-        self.components: dict[str, Component] = {}
         self.decided = 0  # choices replayed
         self.replayed = 0  # options replayed (choices, and chooses that had no option)
 
@@ -38,14 +34,11 @@ class Replaying:
             return None
         option = self.options[self.replayed]
         self.replayed += 1
-        if option is NO_OPTION:
-            self.taken.append(NO_OPTION)
-            return NO_OPTION
-        option = self._in_copy(option)
-        self.log.append(self.indexes[self.decided])
-        self.taken.append(option)
-        self.decided += 1
-        rt.decided_unasked()
+        if option is not NO_OPTION:
+            option = _in_copy(option, rt.state.components)
+            self.decided += 1
+            rt.decided_unasked()
+        rt.taken.append(option)
         return option
 
     def next_index(self) -> int:
@@ -54,13 +47,15 @@ class Replaying:
         self.decided += 1
         return self.indexes[self.decided - 1]
 
-    def _in_copy(self, value):
-        if value is PASS:
-            return PASS
-        if isinstance(value, Component):
-            return self.components[value.id]
-        if isinstance(value, tuple):
-            return tuple(self._in_copy(v) for v in value)
-        if isinstance(value, list):
-            return [self._in_copy(v) for v in value]
-        return value
+
+def _in_copy(value, components: dict[str, Component]):
+    """An option of the original in the copy's terms: its components, by id, are the copy's."""
+    if value is PASS:
+        return PASS
+    if isinstance(value, Component):
+        return components[value.id]
+    if isinstance(value, tuple):
+        return tuple(_in_copy(v, components) for v in value)
+    if isinstance(value, list):
+        return [_in_copy(v, components) for v in value]
+    return value
