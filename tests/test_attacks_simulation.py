@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -295,6 +296,29 @@ def test_two_runs_on_one_database_both_finish(tmp_path):
     errors = [r.communicate(timeout=120)[1] for r in runs]
     assert [r.returncode for r in runs] == [0, 0], errors
     assert stored(db) == 240
+
+
+def test_connections_opening_a_new_database_at_once_all_open_it(tmp_path):
+    # Two races, each failing about one trial in ten before: the journal mode's change fails at once,
+    # without SQLite's wait, while another connection opens the file; and the check read the mark
+    # before the other wrote it and the schema's version after.
+    failures = []
+
+    def open_and_close(path, start):
+        start.wait()
+        try:
+            Results(path).close()
+        except Exception as error:  # noqa: BLE001: any failure is the test's
+            failures.append(error)
+
+    for trial in range(20):
+        start = threading.Barrier(4)
+        threads = [threading.Thread(target=open_and_close, args=(tmp_path / f"r{trial}.sqlite", start)) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert not failures, failures[0]
 
 
 def test_a_database_in_use_for_too_long_is_said_in_one_line(tmp_path, monkeypatch):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -103,7 +104,7 @@ class Results:
                     self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
                 self._check()  # before anything is written
                 if not read_only:
-                    self.db.execute("PRAGMA journal_mode = WAL")  # readers and a second writer do not wait for long
+                    self._use_write_ahead_log()
                     self.db.execute("PRAGMA synchronous = NORMAL")  # a commit survives the process being killed
                     self._migrate()
                     self.db.executescript(SCHEMA)
@@ -112,15 +113,32 @@ class Results:
             self.close()
             raise
 
+    def _use_write_ahead_log(self) -> None:
+        """Readers and a second writer do not wait for long. Changing the journal mode fails at once,
+        without SQLite's wait, while another process opens the new file: so it waits here."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+
     def _check(self) -> None:
         """Refuse a damaged file, and an SQLite file of another program (ours carry APPLICATION_ID,
         or, written before the mark, have only our table)."""
-        problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        self.db.execute("BEGIN")  # one snapshot: another process may be writing the schema, a statement at a time
+        try:
+            problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            mark, version = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
+            tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            columns = self.columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
+        finally:
+            self.db.rollback()
         if problem != "ok":
             raise sqlite3.DatabaseError(f"database disk image is malformed ({problem})")
-        mark, version = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
-        tables = [name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        columns = self.columns = [row[1] for row in self.db.execute("PRAGMA table_info(games)")]
         known = [[]] + [COLUMNS[:n] for n in range(len(OLD_COLUMNS), len(COLUMNS) + 1)]
         unmarked_but_ours = mark == 0 and version == 0 and set(tables) <= {"games", "runs"} and columns in known
         if mark != APPLICATION_ID and not unmarked_but_ours:
