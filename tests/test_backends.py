@@ -133,3 +133,35 @@ play:
         game.choose(0)
         tallies.append(game.state.variables["tally"])
     assert tallies == [2, 2]  # a turn each so far
+
+
+def test_procedures_and_when_rules_nested_deeper_than_python_compiles_run_as_written(tmp_path):
+    """The generated backend calls a procedure's body and a `when` rule with their parameters; those
+    Python cannot compile are called as the reference backend calls them, and play the same."""
+    loops = "".join("    " * (1 + depth) + f"for each x{depth} in [1]:\n" for depth in range(25))
+    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=f"""\
+zone supply per player
+zone pot
+variable current = red
+variable tally = 0
+
+procedure count_turn(step):
+{loops}{"    " * 26}set tally = tally + step
+when bet(chip, step) if chip != none:
+{loops}{"    " * 26}set tally = tally + step
+
+play:
+    repeat:
+        turn current:
+            count_turn(1)
+            choose chip in pieces(supply(you)) as bet
+            emit bet(chip, 10)
+            move chip to pot
+        set current = next(current)
+""")
+    tallies = []
+    for backend in BACKENDS:
+        game = Game(load_ruleset(folder, backend=backend), seed=1)
+        game.choose(0)
+        tallies.append(game.state.variables["tally"])
+    assert tallies == [12, 12]  # two turns begun, one bet

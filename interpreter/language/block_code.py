@@ -22,12 +22,14 @@ from __future__ import annotations
 import itertools
 import re
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import NO_OPTION, PASS, Decision
 from interpreter.engine.runtime import EndTurn, Pause, Return, Signal
 from interpreter.language import statements as s
+from interpreter.language.codegen import python_identifier
 from interpreter.language.expressions import Expr
 from interpreter.language.scope import Scope
 
@@ -75,6 +77,64 @@ def install(codegen) -> None:
     """Compile every block of the ruleset with this backend."""
     codegen.namespace.update(_HELPERS)
     codegen.compile_block = compile_block
+    codegen.compile_procedure = compile_procedure
+    codegen.compile_trigger = compile_trigger
+
+
+def procedure_name(name: str) -> str:
+    """What generated code calls procedure `name` by: `proc_NAME(rt, you, *arguments)`."""
+    return f"proc_{python_identifier(name)}"
+
+
+@dataclass
+class Entry:
+    """A procedure's or a `when` rule's body, called with its parameters rather than an `env`: it counts
+    a step as it starts, and its callers `yield from` it if `generator`. A `when` rule's takes the
+    event's values as one list, tests its `condition` there, and returns () where it does not decide."""
+    params: list[str]
+    pos: Position
+    generator: bool
+    condition: str | None = None  # its code
+    from_values: bool = False
+
+
+def compile_procedure(block: s.Block, scope: Scope, deciding: s.Deciding, params: list[str], generator: bool,
+                      pos: Position):
+    """A procedure's body as `f(rt, you, *arguments)`; None where Python cannot compile it, for the
+    caller to compile it as any block."""
+    reported = len(scope.diagnostics)
+    try:
+        return _generated_block(block, scope, deciding, True, (), Entry(params, pos, generator))[0]
+    except (SyntaxError, RecursionError, MemoryError):
+        del scope.diagnostics[reported:]  # reported again as the caller compiles it otherwise
+        return None
+
+
+def compile_trigger(block: s.Block, scope: Scope, deciding: s.Deciding, params: list[str], condition: Expr | None,
+                    pos: Position):
+    """A `when` rule as `trigger(rt, you, values)` (program.make_trigger's protocol), with its `applies`;
+    None where Python cannot compile it."""
+    reported = len(scope.diagnostics)
+    try:
+        test = _code(condition, scope) if condition is not None else None
+        trigger, _ = _generated_block(block, scope, deciding, True, (), Entry(params, pos, False, test, True))
+        applies = scope.codegen.new_name("applies")
+        lines = [f"def {applies}(rt, l_you, values):", *_from_values(params, "    ")]
+        lines += ["    Z = rt.state.zones"] if test and re.search(r"\bZ\b", test) else []
+        scope.codegen.run("\n".join(lines + [f"    return {f'bool({test})' if test else 'True'}"]), applies)
+    except (SyntaxError, RecursionError, MemoryError):
+        del scope.diagnostics[reported:]  # reported again as the caller compiles the rule otherwise
+        return None
+    trigger.applies = scope.codegen.namespace[applies]
+    return trigger
+
+
+def _from_values(params: list[str], indent: str) -> list[str]:
+    """The line that takes a `when` rule's parameters from the event's values (none for those missing)."""
+    if not params:
+        return []
+    names = "".join(f"{_local(p)}, " for p in params)
+    return [f"{indent}({names}*_) = (*values, {'None, ' * len(params)})"]
 
 
 def compile_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool = False,
@@ -90,28 +150,44 @@ def compile_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_retu
         return block.compile_reference(scope, deciding, catch_return)
 
 
-def _generated_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool, keep: tuple[str, ...]):
+def _generated_block(block: s.Block, scope: Scope, deciding: s.Deciding, catch_return: bool, keep: tuple[str, ...],
+                     entry: Entry | None = None):
     out = Writer(scope, deciding)
     out.depth = 2
-    generator = write_block(block, scope, out)
+    generator = write_block(block, scope, out) or (entry is not None and entry.generator)
     for kept in keep:
         out.line(f"env[{kept!r}] = {_local(kept)}", None)
     name = scope.codegen.new_name("block")
-    head = [f"def {name}(rt, env):", "    l_you = env['you']"]
-    head += ["    l_self = env['self']"] if scope.has_self else []
-    head += [f"    {_local(local)} = env.get({local!r})" for local in sorted(scope.locals)]
+    if entry is None:
+        head = [f"def {name}(rt, env):", "    l_you = env['you']"]
+        head += ["    l_self = env['self']"] if scope.has_self else []
+        head += [f"    {_local(local)} = env.get({local!r})" for local in sorted(scope.locals)]
+    else:
+        takes = "values" if entry.from_values else ", ".join(_local(p) for p in entry.params)
+        head = [f"def {name}(rt, l_you{', ' + takes if takes else ''}):",
+                "    rt.steps += 1",
+                "    if rt.steps > rt.step_limit:",
+                f"        raise rt.too_many_steps({out.constant(entry.pos, 'pos')})"]
+        head += _from_values(entry.params, "    ") if entry.from_values else []
+        head += [f"    {_local(local)} = None" for local in sorted(scope.locals - set(entry.params))]
     if scope.replacing is not None:
         head.append(f"    {_PROCEED} = env[{out.literal(s.PROCEED)}]")
-    if any(re.search(r"\bZ\b", line) for line in out.lines):  # the zones, read by expressions written inline
+    condition = entry.condition if entry is not None else None
+    if any(re.search(r"\bZ\b", line) for line in out.lines + [condition or ""]):  # the zones, read by expressions written inline
         head.append("    Z = rt.state.zones")
+    nothing = "()" if entry is not None and entry.from_values and not generator else ""  # what a caller iterates
+    if condition is not None:
+        head += [f"    if not {condition}:", "        return ()"]
     head.append("    try:")
     at_line = out.constant({len(head) + 1 + i: pos for i, pos in enumerate(out.positions)}, "lines")
-    tail = ["    except _Return:", "        return"] if catch_return else []
+    tail = ["    except _Return:", f"        return {nothing}"] if catch_return else []
     tail += ["    except _Signal:", "        raise",
              "    except Exception as error:",
              f"        raise _at(error, {at_line}.get(error.__traceback__.tb_lineno)) from error"]
     if generator and not any(re.search(r"\byield\b", line) for line in out.lines):
         tail += ["    return", "    yield  # a generator, as its callers expect, though nothing here decides"]
+    if nothing:
+        tail.append(f"    return {nothing}")
     scope.codegen.run("\n".join(head + out.lines + tail), name)
     return scope.codegen.namespace[name], generator
 
@@ -250,7 +326,7 @@ def write_emit(node: s.Emit, scope: Scope, out: Writer) -> bool:
 def write_call(node: s.CallProcedure, scope: Scope, out: Writer) -> bool:
     node.check_call(scope)
     args = "".join(_code(a, scope) + ", " for a in node.args)
-    call = f"rt.program.procedures[{out.literal(node.name)}](rt, l_you, [{args}])"
+    call = f"{procedure_name(node.name)}(rt, l_you, {args})"
     deciding = node.decides(out.deciding)
     out.line(f"yield from {call}" if deciding else call, node.pos)
     return deciding

@@ -40,6 +40,8 @@ class CodeGen:
         self.readers = Readers()  # which cached functions read what: for the games' memos
         self._readers = self.constant(self.readers, "readers")
         self.compile_block = None  # the generated backend's compiler of blocks of statements; None: the reference's closures
+        self.compile_procedure = None  # the generated backend's compiler of procedures' bodies, called with their parameters
+        self.compile_trigger = None  # and of `when` rules
 
     def run(self, source: str, name: str) -> None:
         """Compile and run generated `source` in the shared namespace, printing nothing."""

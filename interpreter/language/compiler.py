@@ -78,21 +78,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 except (RecursionError, MemoryError):  # Python refuses code this deep
                     scope.error("LX105", f"function `{decl.name}` is nested too deeply once compiled: split it", decl.pos)
             elif isinstance(decl, d.ProcedureDecl):
-                body, generator = decl.body.compile(scope.with_locals(*decl.params), deciding, catch_return=True)
-                wanted = deciding.procedures[decl.name]
-                body = run_body(body, generator) if wanted else body
-                if decl.name in replacements:
-                    rules = [_replacement(rule, scope, deciding, wanted) for rule in replacements[decl.name]]
-                    program.procedures[decl.name] = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos)
-                else:
-                    program.procedures[decl.name] = make_procedure(decl.params, body, decl.pos)
+                program.procedures[decl.name] = _procedure(decl, replacements.get(decl.name), scope, deciding)
             elif isinstance(decl, d.WhenDecl):
-                inner = scope.with_locals(*decl.params)
-                condition = decl.condition.compile(inner) if decl.condition else None
-                body, generator = decl.body.compile(inner, deciding, catch_return=True)
-                label = decl.label or f"{Path(decl.pos.file).stem} line {decl.pos.line}"
-                trigger = make_trigger(decl.params, condition, body, generator, decl.pos, label)
-                program.triggers.setdefault(decl.event, []).append(trigger)
+                program.triggers.setdefault(decl.event, []).append(_trigger(decl, scope, deciding))
             elif isinstance(decl, d.AnytimeDecl):
                 if any(name == decl.name for name, _, _ in program.anytime_actions):
                     scope.error("LX301", f"`anytime {decl.name}` is declared twice", decl.pos)
@@ -150,6 +138,42 @@ def _changes(declarations: list, kind: type, names: dict, keyword: str, what: st
         else:
             found.setdefault(decl.name, []).append(decl)
     return found
+
+
+def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, deciding: Deciding):
+    """`procedure(rt, you, arguments)`. With the generated backend, generated code calls it as
+    `proc_NAME(rt, you, *arguments)` (block_code.procedure_name): the body itself, taking its parameters,
+    where no `instead of` rule replaces it and Python can compile it."""
+    wanted, inner, codegen = deciding.procedures[decl.name], scope.with_locals(*decl.params), scope.codegen
+    if codegen.compile_procedure is not None and not replacements:
+        direct = codegen.compile_procedure(decl.body, inner, deciding, decl.params, wanted, decl.pos)
+        if direct is not None:
+            codegen.namespace[block_code.procedure_name(decl.name)] = direct
+            return lambda rt, you, arguments: direct(rt, you, *arguments)
+    body, generator = decl.body.compile(inner, deciding, catch_return=True)
+    body = run_body(body, generator) if wanted else body
+    if replacements:
+        rules = [_replacement(rule, scope, deciding, wanted) for rule in replacements]
+        procedure = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos)
+    else:
+        procedure = make_procedure(decl.params, body, decl.pos)
+    if codegen.compile_procedure is not None:
+        codegen.namespace[block_code.procedure_name(decl.name)] = lambda rt, you, *arguments: procedure(rt, you, list(arguments))
+    return procedure
+
+
+def _trigger(decl: d.WhenDecl, scope: Scope, deciding: Deciding):
+    """A `when` rule as `trigger(rt, you, values)` (program.make_trigger), with its `applies` and `label`."""
+    inner, codegen = scope.with_locals(*decl.params), scope.codegen
+    label = decl.label or f"{Path(decl.pos.file).stem} line {decl.pos.line}"
+    if codegen.compile_trigger is not None:
+        trigger = codegen.compile_trigger(decl.body, inner, deciding, decl.params, decl.condition, decl.pos)
+        if trigger is not None:
+            trigger.label = label
+            return trigger
+    condition = decl.condition.compile(inner) if decl.condition else None
+    body, generator = decl.body.compile(inner, deciding, catch_return=True)
+    return make_trigger(decl.params, condition, body, generator, decl.pos, label)
 
 
 def _replacement(rule: d.InsteadDecl, scope: Scope, deciding: Deciding, generator: bool) -> tuple:
