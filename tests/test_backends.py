@@ -127,12 +127,7 @@ play:
             move chip to pot
         set current = next(current)
 """)
-    tallies = []
-    for backend in BACKENDS:
-        game = Game(load_ruleset(folder, backend=backend), seed=1)
-        game.choose(0)
-        tallies.append(game.state.variables["tally"])
-    assert tallies == [2, 2]  # a turn each so far
+    assert tallies_after_the_first_choice(folder) == [2, 2]  # a turn each so far
 
 
 def test_procedures_and_when_rules_nested_deeper_than_python_compiles_run_as_written(tmp_path):
@@ -159,9 +154,14 @@ play:
             move chip to pot
         set current = next(current)
 """)
+    assert tallies_after_the_first_choice(folder) == [12, 12]  # two turns begun, one bet
+
+
+def tallies_after_the_first_choice(folder) -> list:
+    """The variable `tally` with each backend, once the first decision is answered."""
     tallies = []
     for backend in BACKENDS:
         game = Game(load_ruleset(folder, backend=backend), seed=1)
         game.choose(0)
         tallies.append(game.state.variables["tally"])
-    assert tallies == [12, 12]  # two turns begun, one bet
+    return tallies

@@ -11,7 +11,9 @@ statements run as their reference closure, called from the generated code: `simu
 
 The block's names are Python locals (`l_NAME`, `l_you`, `l_self`), read from the `env` it is
 given when it starts; a dictionary of them is made only where something outside reads one: a
-decision (to explain it), a draw in playout mode, a statement run as its closure.
+decision (to explain it), a draw in playout mode, a statement run as its closure. A procedure's
+body takes its parameters as the function's own (`proc_NAME(rt, you, *arguments)`), and a `when`
+rule the event's values, testing its condition itself: no `env` is made to call either.
 
 An error is reported at the innermost statement that was running, as the reference does: each line
 of the function is noted with the position of the statement that wrote it, and the traceback gives

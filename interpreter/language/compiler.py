@@ -158,7 +158,10 @@ def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, d
     else:
         procedure = make_procedure(decl.params, body, decl.pos)
     if codegen.compile_procedure is not None:
-        codegen.namespace[block_code.procedure_name(decl.name)] = lambda rt, you, *arguments: procedure(rt, you, list(arguments))
+        def called_from_generated_code(rt, you, *arguments):
+            return procedure(rt, you, list(arguments))
+
+        codegen.namespace[block_code.procedure_name(decl.name)] = called_from_generated_code
     return procedure
 
 
