@@ -109,16 +109,24 @@ def test_a_runtime_error_is_reported_at_the_statement_that_failed(tmp_path, back
     assert "TypeError" in str(caught.value)
 
 
-def test_blocks_nested_deeper_than_python_compiles_run_as_written(tmp_path):
-    """Python compiles at most 20 nested loops and `try` blocks in a function: a block of rules nested
-    deeper is compiled by the reference backend, and plays the same."""
-    loops = "".join("    " * (3 + depth) + f"for each x{depth} in [1]:\n" for depth in range(25))
-    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=f"""\
+TALLY = """\
 zone supply per player
 zone pot
 variable current = red
 variable tally = 0
+"""
 
+
+def nested_loops(indent: int) -> str:
+    """25 loops one inside the other (Python compiles 20 at most), the first at `indent` levels."""
+    return "".join("    " * (indent + depth) + f"for each x{depth} in [1]:\n" for depth in range(25))
+
+
+def test_blocks_nested_deeper_than_python_compiles_run_as_written(tmp_path):
+    """Python compiles at most 20 nested loops and `try` blocks in a function: a block of rules nested
+    deeper is compiled by the reference backend, and plays the same."""
+    loops = nested_loops(3)
+    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=TALLY + f"""
 play:
     repeat:
         turn current:
@@ -133,13 +141,8 @@ play:
 def test_procedures_and_when_rules_nested_deeper_than_python_compiles_run_as_written(tmp_path):
     """The generated backend calls a procedure's body and a `when` rule with their parameters; those
     Python cannot compile are called as the reference backend calls them, and play the same."""
-    loops = "".join("    " * (1 + depth) + f"for each x{depth} in [1]:\n" for depth in range(25))
-    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=f"""\
-zone supply per player
-zone pot
-variable current = red
-variable tally = 0
-
+    loops = nested_loops(1)
+    folder = toy_folder(tmp_path, CHIPS_CONTENT, chips=TALLY + f"""
 procedure count_turn(step):
 {loops}{"    " * 26}set tally = tally + step
 when bet(chip, step) if chip != none:
