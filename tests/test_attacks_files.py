@@ -404,3 +404,24 @@ def test_a_scenario_expecting_the_value_of_an_unknown_name_is_an_error_not_a_cra
     first = load_scenarios(scenario)[0]
     with pytest.raises(ScenarioFailure, match="from: "):
         run_scenario(load_ruleset(game), first.scenario)
+
+
+def test_many_long_declarations_with_a_missing_keyword_are_parsed_again_a_bounded_number_of_times(monkeypatch):
+    # Each error's hint ("is `each` missing?") parses its declaration again once per expected keyword:
+    # a fuzzed file of 300 KB took 16 s to validate. The file's budget bounds that work.
+    from interpreter.language import parser
+
+    body = "    for p in players:\n" + "".join(f"        let v{i} = {i}\n" for i in range(300))
+    text = "".join(f"procedure p{n}():\n{body}" for n in range(40))
+    parsed, parse_tree = [], parser.parse_tree
+
+    def counted(source, start="start"):
+        parsed.append(len(source))
+        return parse_tree(source, start)
+
+    monkeypatch.setattr(parser, "parse_tree", counted)
+    _, diagnostics, _ = parser.parse_recovering(text, "many.rules")
+    assert len(diagnostics) == 40
+    assert sum(parsed) <= len(text) + parser.HINT_CHARACTERS
+    hinted = [d for d in diagnostics if d.hint == "is `each` missing before `p`?"]
+    assert 0 < len(hinted) < 40  # the first errors get the hint, while the budget lasts

@@ -88,15 +88,26 @@ def parse_tree(text: str, start: str = "start"):
     return lark.parse(text, start=start)
 
 
+HINT_CHARACTERS = 250_000  # the most characters parsed again, in one file, to find the keyword an error misses
+
+
+class HintBudget:
+    """How many more characters may be parsed again for hints, in one file: a file of many long
+    declarations, each with a syntax error, must not take minutes to report them."""
+
+    def __init__(self, characters: int = HINT_CHARACTERS):
+        self.characters = characters
+
+
 def parse(text: str, file: str, start: str = "start", line_offset: int = 0, column_offset: int = 0,
-          block: bool = False):
+          block: bool = False, budget: HintBudget | None = None):
     """Parse rules text; errors name `file` and the line and column, shifted by the offsets."""
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = parse_tree(text, start)
     except (UnexpectedInput, DedentError) as error:
-        diagnostic = _syntax_diagnostic(error, file, text, start)
+        diagnostic = _syntax_diagnostic(error, file, text, start, budget or HintBudget())
         diagnostic.position = diagnostic.position.shifted(line_offset, column_offset, block) if diagnostic.position else None
         raise LudolexError([diagnostic]) from None
     too_deep = _too_deep(tree, file, line_offset)
@@ -124,10 +135,10 @@ def parse_recovering(text: str, file: str):
     reported as unknown.
     """
     lines = text.split("\n")
-    declarations, diagnostics, lost_names = [], [], set()
+    declarations, diagnostics, lost_names, budget = [], [], set(), HintBudget()
     for start, end, chunk in declaration_chunks(lines):
         try:
-            declarations += parse(chunk, file, line_offset=start)
+            declarations += parse(chunk, file, line_offset=start, budget=budget)
         except LudolexError as error:
             diagnostic = error.diagnostics[0]
             opened = _unclosed_bracket(lines, start, end)
@@ -193,7 +204,7 @@ def _describe(terminal: str) -> str:
     return terminal.lower()
 
 
-def _syntax_diagnostic(error, file: str, text: str, start: str = "start") -> Diagnostic:
+def _syntax_diagnostic(error, file: str, text: str, start: str, budget: HintBudget) -> Diagnostic:
     if isinstance(error, DedentError):
         newline = parser().parser.lexer_conf.postlex.last_newline
         line = newline.end_line if newline is not None else 1
@@ -226,7 +237,7 @@ def _syntax_diagnostic(error, file: str, text: str, start: str = "start") -> Dia
         misspelt = token.type == "NAME" and len(token.value) >= 3
         close = difflib.get_close_matches(token.value, keywords, n=1, cutoff=0.6) if misspelt else []
         trip = TRIPS.get(before.strip())
-        missing = [] if close or trip or token.type.startswith("_") else _missing_keywords(text, error.pos_in_stream, keywords, start)
+        missing = [] if close or trip or token.type.startswith("_") else _missing_keywords(text, error.pos_in_stream, keywords, start, budget)
         hint = None
         if close:
             hint = f"did you mean `{close[0]}`?"
@@ -274,8 +285,13 @@ def _oddly_indented_line_before(text: str, line: int, indent: int) -> tuple[int,
     return (before + 1, width) if width % unit and 0 < indent - width < unit else None
 
 
-def _missing_keywords(text: str, at: int, keywords: list[str], start: str) -> list[str]:
-    """The expected keywords that, written at `at`, let the line parse on past where it stopped."""
+def _missing_keywords(text: str, at: int, keywords: list[str], start: str, budget: HintBudget) -> list[str]:
+    """The expected keywords that, written at `at`, let the line parse on past where it stopped;
+    none tried if that would go past the file's budget of characters parsed again."""
+    cost = sum(len(text) + len(keyword) + 1 for keyword in keywords)
+    if cost > budget.characters:
+        return []
+    budget.characters -= cost
     line_end = text.find("\n", at)
     line_end = len(text) if line_end < 0 else line_end
     fitting = []
