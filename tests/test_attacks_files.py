@@ -406,13 +406,28 @@ def test_a_scenario_expecting_the_value_of_an_unknown_name_is_an_error_not_a_cra
         run_scenario(load_ruleset(game), first.scenario)
 
 
-def test_many_long_declarations_with_a_missing_keyword_are_parsed_again_a_bounded_number_of_times(monkeypatch):
-    # Each error's hint ("is `each` missing?") parses its declaration again once per expected keyword:
-    # a fuzzed file of 300 KB took 16 s to validate. The file's budget bounds that work.
+def test_a_scenario_expecting_what_a_player_sees_of_an_unknown_name_or_a_number_is_an_error_not_a_crash(game):
+    """Found by tools/fuzz.py: `expect: sees:` was neither checked by `validate` nor guarded when the
+    scenario ran, where an unknown name raised a ValueError out of the runner."""
+    from interpreter.loading.stages import load_ruleset
+    from interpreter.scenarios.run import ScenarioFailure, run_scenario
+    from interpreter.scenarios.files import load_scenarios
+
+    scenario = game / "tests" / "sees.yaml"
+    scenario.write_text("scenarios:\n- name: sees\n  rules: [CN-1]\n  expect:\n    sees:\n"
+                        "      green: {nowhere: true, '1': true, 'reserve(green)': true}\n      grey: {burned: true}\n",
+                        encoding="utf-8")
+    problems = [d for d in validate(game) if d.position and d.position.file == str(scenario)]
+    assert sorted((d.code, d.position.line) for d in problems) == [("LX302", 6), ("LX327", 7)], problems
+    with pytest.raises(ScenarioFailure) as failed:
+        run_scenario(load_ruleset(game), load_scenarios(scenario)[0].scenario)
+    assert "nowhere: " in str(failed.value) and "1: `sees` names a zone, but this gives 1" in str(failed.value)
+
+
+def characters_parsed(monkeypatch) -> list[int]:
+    """The length of each text the rules parser parses from now on."""
     from interpreter.language import parser
 
-    body = "    for p in players:\n" + "".join(f"        let v{i} = {i}\n" for i in range(300))
-    text = "".join(f"procedure p{n}():\n{body}" for n in range(40))
     parsed, parse_tree = [], parser.parse_tree
 
     def counted(source, start="start"):
@@ -420,8 +435,41 @@ def test_many_long_declarations_with_a_missing_keyword_are_parsed_again_a_bounde
         return parse_tree(source, start)
 
     monkeypatch.setattr(parser, "parse_tree", counted)
+    return parsed
+
+
+def test_many_long_declarations_with_a_missing_keyword_are_parsed_again_a_bounded_number_of_times(monkeypatch):
+    # Each error's hint ("is `each` missing?") parses its declaration again once per expected keyword:
+    # a fuzzed file of 300 KB took 16 s to validate. The ruleset's budget bounds that work.
+    from interpreter.language import parser
+
+    body = "    for p in players:\n" + "".join(f"        let v{i} = {i}\n" for i in range(300))
+    text = "".join(f"procedure p{n}():\n{body}" for n in range(40))
+    parsed = characters_parsed(monkeypatch)
     _, diagnostics, _ = parser.parse_recovering(text, "many.rules")
     assert len(diagnostics) == 40
     assert sum(parsed) <= len(text) + parser.HINT_CHARACTERS
     hinted = [d for d in diagnostics if d.hint == "is `each` missing before `p`?"]
     assert 0 < len(hinted) < 40  # the first errors get the hint, while the budget lasts
+
+
+def test_the_hint_budget_is_the_rulesets_across_its_files_and_its_contents_abilities(tmp_path, monkeypatch):
+    from interpreter.language import parser
+    from interpreter.loading.stages import load_ruleset
+    from toy import toy_folder
+
+    # 60 declarations of 10 KB, each missing its `each`: 30 procedures and 30 abilities of the content
+    broken = ["for p in players:"] + [f"    let v{i} = {i}" for i in range(600)]
+    ability = "".join(f"        {line}\n" for line in broken)
+    kinds = "".join(f"  k{n}:\n    per_player: 1\n    starts_in: supply\n    abilities:\n      go: |\n{ability}"
+                    for n in range(30))
+    body = "".join(f"    {line}\n" for line in broken)
+    rules = {f"r{n}": f"procedure p{n}():\n{body}" for n in range(30)}
+    rules["r0"] = "zone supply per player\n" + rules["r0"]
+    folder = toy_folder(tmp_path, "players: [red, blue]\nboard:\n  locations: {}\npieces:\n" + kinds, **rules)
+    parsed = characters_parsed(monkeypatch)
+    with pytest.raises(LudolexError) as failed:
+        load_ruleset(folder)
+    assert len([d for d in failed.value.diagnostics if d.code == "LX101"]) == 60
+    written = sum(len(path.read_text()) for path in tmp_path.rglob("*") if path.is_file())
+    assert sum(parsed) <= written + parser.HINT_CHARACTERS

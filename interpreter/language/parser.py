@@ -88,11 +88,11 @@ def parse_tree(text: str, start: str = "start"):
     return lark.parse(text, start=start)
 
 
-HINT_CHARACTERS = 250_000  # the most characters parsed again, in one file, to find the keyword an error misses
+HINT_CHARACTERS = 250_000  # the most characters parsed again, in one ruleset, to find the keyword an error misses
 
 
 class HintBudget:
-    """How many more characters may be parsed again for hints, in one file: a file of many long
+    """How many more characters may be parsed again for hints, in one ruleset: files of many long
     declarations, each with a syntax error, must not take minutes to report them."""
 
     def __init__(self, characters: int = HINT_CHARACTERS):
@@ -126,7 +126,7 @@ DECLARATION_WORDS = ("faction", "option", "zone", "variable", "property", "funct
 DECLARATION = re.compile(rf"^({'|'.join(DECLARATION_WORDS)})\b\s*(\w*)")
 
 
-def parse_recovering(text: str, file: str):
+def parse_recovering(text: str, file: str, budget: HintBudget | None = None):
     """Parse a whole rules file, reporting every syntax error it can find, in one pass.
 
     Each top-level declaration (a line starting at column 1, with the indented lines after it)
@@ -135,7 +135,7 @@ def parse_recovering(text: str, file: str):
     reported as unknown.
     """
     lines = text.split("\n")
-    declarations, diagnostics, lost_names, budget = [], [], set(), HintBudget()
+    declarations, diagnostics, lost_names, budget = [], [], set(), budget or HintBudget()
     for start, end, chunk in declaration_chunks(lines):
         try:
             declarations += parse(chunk, file, line_offset=start, budget=budget)
@@ -237,7 +237,8 @@ def _syntax_diagnostic(error, file: str, text: str, start: str, budget: HintBudg
         misspelt = token.type == "NAME" and len(token.value) >= 3
         close = difflib.get_close_matches(token.value, keywords, n=1, cutoff=0.6) if misspelt else []
         trip = TRIPS.get(before.strip())
-        missing = [] if close or trip or token.type.startswith("_") else _missing_keywords(text, error.pos_in_stream, keywords, start, budget)
+        missing = ([] if close or trip or token.type.startswith("_") else
+                   _missing_keywords(text, error.pos_in_stream, keywords, start, budget))
         hint = None
         if close:
             hint = f"did you mean `{close[0]}`?"
@@ -287,7 +288,7 @@ def _oddly_indented_line_before(text: str, line: int, indent: int) -> tuple[int,
 
 def _missing_keywords(text: str, at: int, keywords: list[str], start: str, budget: HintBudget) -> list[str]:
     """The expected keywords that, written at `at`, let the line parse on past where it stopped;
-    none tried if that would go past the file's budget of characters parsed again."""
+    none tried if that would go past the ruleset's budget of characters parsed again."""
     cost = sum(len(text) + len(keyword) + 1 for keyword in keywords)
     if cost > budget.characters:
         return []

@@ -30,7 +30,7 @@ from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
 from interpreter.language.declarations import Declaration
 from interpreter.language.modules import localize
-from interpreter.language.parser import parse, parse_recovering
+from interpreter.language.parser import HintBudget, parse, parse_recovering
 from interpreter.language.program import Program
 from interpreter.language.scope import Symbols
 from interpreter.language.statements import Block
@@ -164,10 +164,10 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the content's abilities."""
     diagnostics: list[Diagnostic] = []
     rule_files = _rules_files(built)
-    declarations, lost_names = [], set()
+    declarations, lost_names, budget = [], set(), HintBudget()
     for path in rule_files:
         try:
-            found, syntax_errors, lost = parse_recovering(read_source(path, built.boundary), str(path))
+            found, syntax_errors, lost = parse_recovering(read_source(path, built.boundary), str(path), budget)
         except LudolexError as error:  # not UTF-8, outside the project, not a regular file, too large
             diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
@@ -182,7 +182,7 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
         prefix = VALUE_PREFIX if ability.value else ""  # a card's function: an expression, kept as `let value = ...`
         try:
             body = parse(prefix + ability.source, ability.file, start="snippet", line_offset=ability.line - 1,
-                         column_offset=ability.column - 1 - len(prefix), block=ability.block)
+                         column_offset=ability.column - 1 - len(prefix), block=ability.block, budget=budget)
             abilities.append((ability, body))
         except LudolexError as error:
             diagnostics += error.diagnostics

@@ -86,6 +86,11 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
             if part == "expect":
                 for source in spec.values:
                     found += _expression_problems(ruleset, str(source), lambda: where("scenarios", i, "expect", "values", source))
+                for player, sources in spec.sees.items():
+                    check_player(player, "scenarios", i, "expect", "sees", player)
+                    for source in sources:
+                        found += _expression_problems(ruleset, str(source),
+                                                      lambda: where("scenarios", i, "expect", "sees", player, source))
                 if isinstance(spec.winner, list):
                     for j, name in enumerate(spec.winner):
                         check_player(name, "scenarios", i, "expect", "winner", j)

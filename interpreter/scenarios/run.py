@@ -215,7 +215,15 @@ def check_expectation(game: Game, expect: Expectation) -> None:
         problems.append(f"the game should have ended by `{expect.ended_by}`, found {found}")
     for player, zones in expect.sees.items():
         for source, visible in zones.items():
-            if can_see(game, game.evaluate(source), player) != visible:
+            try:
+                value = game.evaluate(source)
+            except (ValueError, LudolexError) as error:  # not an expression of these rules (validate says where)
+                problems.append(f"{source}: {error}")
+                continue
+            if not isinstance(value, str):
+                problems.append(f"{source}: `sees` names a zone, but this gives {value!r}")
+                continue
+            if can_see(game, value, player) != visible:
                 problems.append(f"{player} should {'' if visible else 'not '}see what {source} holds")
     for player, score in expect.scores.items():
         actual = game.result.scores.get(player) if game.result else None
