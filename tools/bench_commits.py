@@ -12,6 +12,7 @@ figures are measured against its start (`python tools/bench_commits.py fd6feda^`
 from __future__ import annotations
 
 import argparse
+import inspect
 import statistics
 import subprocess
 import sys
@@ -19,25 +20,24 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tools")]
+
+from bench import engine_loop  # noqa: E402
+
 WORKLOADS = [("cernunos", 300, None), ("root", 40, "marquise,eyrie"), ("root", 12, "marquise,eyrie,alliance,vagabond")]
 
-# Run in the child, from the tree on its PYTHONPATH: its decisions per second.
+# Run in the child, from the tree on its PYTHONPATH: tools/bench.py's game loop (its source), then
+# the decisions per second it made.
 PLAY = """import random, sys, time
 from interpreter import Game, load
-folder, games, players = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(",") if len(sys.argv) > 3 else None
-ruleset = load(folder)
-def play(seeds):
-    decisions = 0
-    for seed in seeds:
-        game, rng = Game(ruleset, seed=seed, players=players), random.Random(seed)
-        while not game.finished:
-            game.choose(rng.randrange(len(game.decision.options)))
-            decisions += 1
-    return decisions
-play(range(2))
+{engine_loop}
+ruleset = load(sys.argv[1])
+players = sys.argv[3].split(",") if len(sys.argv) > 3 else None
+engine_loop(ruleset, range(2), players)
 start = time.perf_counter()
-print(play(range(games)) / (time.perf_counter() - start))
-"""
+decisions = engine_loop(ruleset, range(int(sys.argv[2])), players)
+print(decisions / (time.perf_counter() - start))
+""".format(engine_loop=inspect.getsource(engine_loop))
 
 
 def rate(tree: Path, game: str, games: int, players: str | None) -> float:

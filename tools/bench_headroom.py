@@ -38,17 +38,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 from interpreter import Game, load  # noqa: E402
 
 import cernunos_baseline  # noqa: E402
+from bench import engine_loop  # noqa: E402
 
 OLDER_BASELINES = {"the issue's form (fd6feda)": "fd6feda", "the first (ccb83d4)": "ccb83d4"}
 SAMPLE_SECONDS = 0.001  # asked for; the kernel's timer may tick less often
 MIDGAME_DECISIONS = 200  # the Root game whose fullest clearing is counted
-
-
-def engine_loop(ruleset, seeds, players=None) -> None:
-    for seed in seeds:
-        game, rng = Game(ruleset, seed=seed, players=players), random.Random(seed)
-        while not game.finished:
-            game.choose(rng.randrange(len(game.decision.options)))
 
 
 def older_baseline(commit: str):
@@ -71,7 +65,7 @@ def against_baselines(games: int, rounds: int) -> None:
     runs = {label: [] for label in ["engine", *baselines]}
     for _ in range(rounds):
         start = time.perf_counter()
-        engine_loop(ruleset, seeds)
+        engine_loop(ruleset, seeds, None)
         runs["engine"].append(time.perf_counter() - start)
         for label, module in baselines.items():
             start = time.perf_counter()
@@ -119,7 +113,7 @@ def shares(label: str, run) -> None:
 def where_the_time_goes(games: int) -> None:
     print("\nWhere the game loop's time goes (sampled)")
     cernunos, root = load(ROOT / "rulesets" / "cernunos"), load(ROOT / "rulesets" / "root")
-    shares("Cernunos", lambda: engine_loop(cernunos, range(games)))
+    shares("Cernunos", lambda: engine_loop(cernunos, range(games), None))
     shares("Root, 2 players", lambda: engine_loop(root, range(games // 15), ["marquise", "eyrie"]))
     shares("Root, 4 players", lambda: engine_loop(root, range(games // 40),
                                                   ["marquise", "eyrie", "alliance", "vagabond"]))
