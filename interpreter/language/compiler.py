@@ -141,27 +141,22 @@ def _changes(declarations: list, kind: type, names: dict, keyword: str, what: st
 
 
 def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, deciding: Deciding):
-    """`procedure(rt, you, arguments)`. With the generated backend, generated code calls it as
-    `proc_NAME(rt, you, *arguments)` (block_code.procedure_name): the body itself, taking its parameters,
-    where no `instead of` rule replaces it and Python can compile it."""
+    """`procedure(rt, you, *arguments)`, which generated code calls as `proc_NAME` (block_code.procedure_name).
+    With the generated backend, where no `instead of` rule replaces it and Python can compile it, it
+    is the body itself, taking its parameters."""
     wanted, inner, codegen = deciding.procedures[decl.name], scope.with_locals(*decl.params), scope.codegen
+    procedure = None
     if codegen.compile_procedure is not None and not replacements:
-        direct = codegen.compile_procedure(decl.body, inner, deciding, decl.params, wanted, decl.pos)
-        if direct is not None:
-            codegen.namespace[block_code.procedure_name(decl.name)] = direct
-            return lambda rt, you, arguments: direct(rt, you, *arguments)
-    body, generator = decl.body.compile(inner, deciding, catch_return=True)
-    body = run_body(body, generator) if wanted else body
-    if replacements:
-        rules = [_replacement(rule, scope, deciding, wanted) for rule in replacements]
-        procedure = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos)
-    else:
-        procedure = make_procedure(decl.params, body, decl.pos)
-    if codegen.compile_procedure is not None:
-        def called_from_generated_code(rt, you, *arguments):
-            return procedure(rt, you, list(arguments))
-
-        codegen.namespace[block_code.procedure_name(decl.name)] = called_from_generated_code
+        procedure = codegen.compile_procedure(decl.body, inner, deciding, decl.params, wanted, decl.pos)
+    if procedure is None:
+        body, generator = decl.body.compile(inner, deciding, catch_return=True)
+        body = run_body(body, generator) if wanted else body
+        if replacements:
+            rules = [_replacement(rule, scope, deciding, wanted) for rule in replacements]
+            procedure = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos)
+        else:
+            procedure = make_procedure(decl.params, body, decl.pos)
+    codegen.namespace[block_code.procedure_name(decl.name)] = procedure
     return procedure
 
 

@@ -19,7 +19,7 @@ class Program:
     function_positions: dict = field(default_factory=dict)  # name -> where it is declared
     definitions: dict = field(default_factory=dict)  # function name -> (declaration, modifiers, overrides): to explain
     explained: dict = field(default_factory=dict)  # sub-expressions compiled on their own, to explain (see explaining)
-    procedures: dict = field(default_factory=dict)  # name -> f(rt, caller_env, args)
+    procedures: dict = field(default_factory=dict)  # name -> f(rt, you, *arguments)
     abilities: dict = field(default_factory=dict)  # (kind, ability) -> f(rt, env)
     card_values: dict = field(default_factory=dict)  # (kind, function) -> f(rt, env) leaving env["value"]
 
@@ -97,10 +97,10 @@ class Program:
 
 
 def make_procedure(params, body, position):
-    """`procedure(rt, you, args)`, called by `you`. `body` catches `return` itself; a deciding body
+    """`procedure(rt, you, *args)`, called by `you`. `body` catches `return` itself; a deciding body
     returns its generator to the caller."""
 
-    def procedure(rt, you, args):
+    def procedure(rt, you, *args):
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
@@ -150,7 +150,7 @@ def make_replaced(name, params, base, rules, generator, position):
         env[PROCEED] = lambda rt: run(rt, left[1:], args, you)
         return left[0][2](rt, env)
 
-    def procedure(rt, you, args):
+    def procedure(rt, you, *args):
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)

@@ -547,11 +547,11 @@ class CallProcedure(Stmt):
         args, name = [a.compile(scope) for a in self.args], self.name
         if self.decides(deciding):
             def call(rt, env):  # returns the procedure's generator, for the caller to `yield from`
-                return rt.program.procedures[name](rt, env["you"], [a(rt, env) for a in args])
+                return rt.program.procedures[name](rt, env["you"], *[a(rt, env) for a in args])
             return call, True
 
         def call_plain(rt, env):
-            rt.program.procedures[name](rt, env["you"], [a(rt, env) for a in args])
+            rt.program.procedures[name](rt, env["you"], *[a(rt, env) for a in args])
 
         return call_plain, False
 

@@ -160,6 +160,18 @@ def _stopped(game: Game) -> str:
     return "the game stopped at the end of the turn" if game.paused else f"the game is over ({game.result.reason})"
 
 
+_UNREADABLE = object()  # what `_evaluated` gives for a source that is not an expression of the rules
+
+
+def _evaluated(game: Game, source: str, problems: list[str]):
+    """The value of the expression `source` now, or _UNREADABLE with the problem noted (validate says where)."""
+    try:
+        return game.evaluate(source)
+    except (ValueError, LudolexError) as error:
+        problems.append(f"{source}: {error}")
+        return _UNREADABLE
+
+
 def check_expectation(game: Game, expect: Expectation) -> None:
     problems = []
     state = game.state
@@ -178,10 +190,8 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             if {k: v for k, v in kinds.items() if v} != found:
                 problems.append(f"{zone} of {owner}: expected {kinds}, found {found}")
     for source, value in expect.values.items():
-        try:
-            actual = game.evaluate(source)
-        except (ValueError, LudolexError) as error:  # not an expression of these rules (validate says where)
-            problems.append(f"{source}: {error}")
+        actual = _evaluated(game, source, problems)
+        if actual is _UNREADABLE:
             continue
         if hasattr(actual, "id"):
             actual = _component_label(actual)
@@ -215,10 +225,8 @@ def check_expectation(game: Game, expect: Expectation) -> None:
         problems.append(f"the game should have ended by `{expect.ended_by}`, found {found}")
     for player, zones in expect.sees.items():
         for source, visible in zones.items():
-            try:
-                value = game.evaluate(source)
-            except (ValueError, LudolexError) as error:  # not an expression of these rules (validate says where)
-                problems.append(f"{source}: {error}")
+            value = _evaluated(game, source, problems)
+            if value is _UNREADABLE:
                 continue
             if not isinstance(value, str):
                 problems.append(f"{source}: `sees` names a zone, but this gives {value!r}")
