@@ -52,6 +52,7 @@ pieces:
 def make_game(folder, rules=WAIT, scenarios=None):
     (folder / "rules").mkdir()
     (folder / "cards").mkdir()
+    (folder / ".git").mkdir()  # the project: its manifest may name ../cards
     (folder / "rules" / "game.yaml").write_text("name: bags\ncontent: ../cards\n")
     (folder / "rules" / "bags.rules").write_text(DECLARATIONS + textwrap.dedent(rules))
     (folder / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))

@@ -90,6 +90,7 @@ def hostile_game(folder, payload: str):
     (folder / "rules" / "bots").mkdir(parents=True)
     (folder / "rules" / "tests").mkdir()
     (folder / "cards").mkdir()
+    (folder / ".git").mkdir()  # the project: its manifest may name ../cards
     (folder / "rules" / "game.yaml").write_text("name: hostile\ncontent: ../cards\n")
     (folder / "rules" / "hostile.rules").write_text(textwrap.dedent(RULES.format(text=text)))
     ability = json.dumps(f"set self.note = {text}")

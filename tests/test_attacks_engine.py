@@ -88,6 +88,7 @@ pieces:
 def tiny_game(folder: Path, body: str, extra: str = "", slots: int = 1):
     (folder / "rules").mkdir()
     (folder / "cards").mkdir()
+    (folder / ".git").mkdir()  # the project: its manifest may name ../cards
     (folder / "rules" / "game.yaml").write_text("name: tiny\ncontent: ../cards\n")
     (folder / "rules" / "tiny.rules").write_text(RULES.format(extra=textwrap.dedent(extra), body=textwrap.indent(textwrap.dedent(body), "    ")))
     (folder / "cards" / "content.yaml").write_text(CONTENT.format(slots=slots))

@@ -191,11 +191,22 @@ def test_without_git_the_project_is_the_folder_above_rulesets(game):
     assert [d.code for d in validate(game)] == ["LX209"]
 
 
-def test_links_inside_the_project_are_followed(game):
+def test_links_inside_the_game_are_followed(game):
+    (game / "lib").mkdir()
+    shutil.move(game / "cernunos.rules", game / "lib" / "cernunos.rules")
+    (game / "cernunos.rules").symlink_to(Path("lib") / "cernunos.rules")
+    assert validate(game) == []
+
+
+def test_a_folder_elsewhere_in_the_project_is_read_once_the_manifest_names_it(game):
     shared = game.parent.parent / "shared"
     shared.mkdir()
     shutil.move(game / "cernunos.rules", shared / "cernunos.rules")
     (game / "cernunos.rules").symlink_to(Path("..") / ".." / "shared" / "cernunos.rules")
+    assert [d.code for d in validate(game)] == ["LX209"]
+    (game / "cernunos.rules").unlink()
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "rules: [../../shared]\n", encoding="utf-8")
     assert validate(game) == []
 
 

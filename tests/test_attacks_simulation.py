@@ -65,6 +65,7 @@ def toy(folder: Path, rules: str, score: str | None = None, bots: dict[str, str]
     """A small ruleset in `folder`, that validates clean; returns its folder."""
     (folder / "rules").mkdir(parents=True)
     (folder / "cards").mkdir()
+    (folder / ".git").mkdir()  # the project: its manifest may name ../cards
     (folder / "rules" / "game.yaml").write_text("name: toy\ncontent: ../cards\n" + (f"score: {score}\n" if score else ""))
     (folder / "rules" / "toy.rules").write_text(rules)
     (folder / "cards" / "content.yaml").write_text(CONTENT)

@@ -30,6 +30,7 @@ function stones(p) = count(s in locations where top(s).owner = p)
 
 def make_game(tmp_path: Path, rules: str, content: str = CONTENT) -> Path:
     (tmp_path / "cards").mkdir(exist_ok=True)
+    (tmp_path / ".git").mkdir(exist_ok=True)  # the project: its manifest may name ../cards
     (tmp_path / "cards" / "content.yaml").write_text(content)
     game = tmp_path / "game"
     game.mkdir(exist_ok=True)

@@ -112,6 +112,7 @@ def time_limit(seconds: float):
 def template(tmp_path_factory) -> Path:
     """The pristine sandbox: every original file, the manifest pointing at the copied content."""
     root = tmp_path_factory.mktemp("pristine")
+    (root / ".git").mkdir()  # the project: the manifest may name ../content
     for relative, text in ORIGINALS.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)

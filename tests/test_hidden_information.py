@@ -56,6 +56,7 @@ play:
 
 def toy(tmp_path: Path, rules: str = RULES, content: str = CONTENT):
     (tmp_path / "cards").mkdir(exist_ok=True)
+    (tmp_path / ".git").mkdir(exist_ok=True)  # the project: its manifest may name ../cards
     (tmp_path / "cards" / "content.yaml").write_text(textwrap.dedent(content))
     (tmp_path / "game").mkdir(exist_ok=True)
     (tmp_path / "game" / "game.yaml").write_text("name: toy\ncontent: ../cards\n")

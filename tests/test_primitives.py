@@ -40,6 +40,7 @@ pieces:
 def make_game(folder, rules=RULES, bots=None):
     (folder / "rules").mkdir()
     (folder / "cards").mkdir()
+    (folder / ".git").mkdir()  # the project: its manifest may name ../cards
     (folder / "rules" / "game.yaml").write_text("name: small\ncontent: ../cards\n")
     (folder / "rules" / "small.rules").write_text(textwrap.dedent(rules))
     (folder / "cards" / "content.yaml").write_text(textwrap.dedent(CONTENT))

@@ -30,6 +30,7 @@ def other_map(path: Path) -> None:
 def test_root_plays_on_another_map_without_a_change_to_its_rules(tmp_path):
     other_map(tmp_path / "map.yaml")
     (tmp_path / "variant").mkdir()
+    (tmp_path / ".git").mkdir()  # the project of the variant and its map
     (tmp_path / "variant" / "game.yaml").write_text(
         f"name: root_variant\ncontent: [{REPO / 'cards/root'}, {tmp_path / 'map.yaml'}]\n"
         f"rules: [{REPO / 'rulesets/root'}]\nscore: points\n")

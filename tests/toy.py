@@ -4,8 +4,10 @@ from pathlib import Path
 
 
 def toy_folder(where: Path, content: str, **rules: str) -> Path:
-    """`where/cards/content.yaml` and `where/game/` with a manifest and one `NAME.rules` per keyword."""
+    """`where/cards/content.yaml` and `where/game/` with a manifest and one `NAME.rules` per keyword;
+    `where` is their project (it holds `.git`), so that the manifest may name `../cards`."""
     (where / "cards").mkdir(parents=True, exist_ok=True)
+    (where / ".git").mkdir(exist_ok=True)
     (where / "cards" / "content.yaml").write_text(textwrap.dedent(content))
     folder = where / "game"
     folder.mkdir(exist_ok=True)

@@ -55,7 +55,7 @@ def manifest_paths(directory: Path, entries: list[str], document, manifest_path:
                             value=True)
         try:
             path = (directory / entry).resolve()  # every link on the way followed
-            inside = boundary.contains(path)
+            inside = boundary.may_name(path)
             ok = inside and fits(path)
         except (ValueError, OSError, RuntimeError):  # a NUL byte, a name too long, a loop of links...
             inside, ok = True, False

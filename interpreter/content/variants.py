@@ -74,7 +74,7 @@ def base_folder(manifest, document, directory: Path, boundary: Boundary, seen: f
             found = candidate.resolve()
         except (OSError, ValueError):
             continue
-        if not boundary.contains(found):
+        if not boundary.may_name(found):
             raise LudolexError([Diagnostic("LX209", f"base `{name}` is outside the project: only the project's own "
                                                     "files are read", where, hint=OUTSIDE_HINT)])
         if found in seen or found == directory.resolve():
@@ -108,7 +108,7 @@ def variant_files(manifest, document, directory: Path, boundary: Boundary, base:
         where = position_of(document, ("add", i), file)
         try:
             path = (directory / entry).resolve()
-            inside, exists = boundary.contains(path), path.is_file()
+            inside, exists = boundary.may_name(path), path.is_file()
         except (OSError, ValueError, RuntimeError):
             inside, exists = True, False
         if not inside:

@@ -25,6 +25,7 @@ class Ruleset:
     warnings: list[Diagnostic]
     policies: dict = field(default_factory=dict)  # rule-of-thumb bots loaded so far, by name
     bases: tuple[Path, ...] = ()  # a variant's base folder, that base's own base..., nearest first
+    boundary: Boundary | None = None  # the files it may read (its folder and what its manifest names)
 
     def initial_state(self, seed: int, options: dict | None = None) -> State:
         """The components in their starting zones (only the kinds the chosen `options` give the game)."""
@@ -58,7 +59,7 @@ class Ruleset:
         import hashlib
 
         digest = hashlib.sha256()
-        boundary = Boundary.of_ruleset(self.directory)
+        boundary = self.boundary or Boundary.of_ruleset(self.directory)
         manifests = [folder / MANIFEST for folder in (self.directory, *self.bases)]
         for path in manifests + sorted(self.rule_files) + sorted(self.content.files):
             digest.update(path.name.encode() + b"\0" + read_source_bytes(path, boundary) + b"\0")

@@ -117,21 +117,25 @@ def read_manifest(name_or_path: str | Path, _variants: frozenset[Path] = frozens
                             lambda p: p.is_dir() or p.suffix == ".yaml" and p.is_file(), "content folder or file", boundary)
     rule_folders = manifest_paths(directory, manifest.rules, document, manifest_path, "rules", Path.is_dir,
                                   "rules folder", boundary)
-    return ManifestRead(directory, boundary, manifest, document, tuple(places), tuple(rule_folders), (), (), (), ())
+    return ManifestRead(directory, boundary.including(*places, *rule_folders), manifest, document, tuple(places),
+                        tuple(rule_folders), (), (), (), ())
 
 
 def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, document, within: frozenset[Path]):
     """A variant: its base read first (a variant of a variant too), then its files and overrides added."""
     folder = variants.base_folder(manifest, document, directory, boundary, within)
     base = read_manifest(folder, within | {directory.resolve()})
-    rules, content, problems = variants.variant_files(
-        manifest, document, directory, boundary, base.manifest.name, [p.resolve() for p in _rules_files(base)],
-        [p.resolve() for p in content_files(list(base.content_places))])
+    base_rules = [p.resolve() for p in _rules_files(base)]
+    base_content = [p.resolve() for p in content_files(list(base.content_places))]
+    rules, content, problems = variants.variant_files(manifest, document, directory, boundary, base.manifest.name,
+                                                      base_rules, base_content)
     if problems:
         raise LudolexError(problems)
     if manifest.score is None:  # the base's score, unless the variant names its own
         manifest = manifest.model_copy(update={"score": base.manifest.score})
     overrides = base.overrides + tuple(variants.read_overrides(manifest, document, str(directory / MANIFEST)))
+    added = [p for p in rules + content if p not in base_rules + base_content]  # read through the base's boundary
+    boundary = boundary.including(*base.boundary.roots, *added)
     return ManifestRead(directory, boundary, manifest, document, tuple(content), (), tuple(rules), overrides,
                         (base.directory,) + base.bases, ())
 
@@ -242,7 +246,7 @@ def ruleset_of(done: RulesCompiled) -> Ruleset:
     if done.program is None or any(d.severity == "error" for d in diagnostics):
         raise LudolexError(_in_file_order(diagnostics))
     return Ruleset(done.manifest.name, done.directory, done.manifest, done.content, done.board, done.program,
-                   list(done.rule_files), _in_file_order(diagnostics), bases=done.bases)
+                   list(done.rule_files), _in_file_order(diagnostics), bases=done.bases, boundary=done.boundary)
 
 
 def _not_lost(diagnostics: list[Diagnostic], lost_names: frozenset[str]) -> list[Diagnostic]:

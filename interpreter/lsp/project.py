@@ -60,6 +60,8 @@ class Project:
         their files; the diagnostics by file (every file of the ruleset, most with none)."""
         with editing(unsaved):
             diagnostics, self.stages = check_ruleset(self.folder)
+        if self.stages is not None:  # the folders the manifest names, besides the game's own
+            self.boundary = self.stages.boundary
         self._files = None  # a file may have come or gone
         by_file: dict[Path, list[Diagnostic]] = {f: [] for f in self.files()}
         for diagnostic in diagnostics:

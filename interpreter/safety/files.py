@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from interpreter.diagnostics.diagnostic import Diagnostic, Position, remember_text
@@ -32,34 +32,71 @@ def resource_path(*parts: str) -> Path:
 
 @dataclass(frozen=True)
 class Boundary:
-    """The folders a ruleset's files may be read from (resolved): its project, and the games
-    shipped with ludolex (public, so that a variant may name a shipped game's rules or content).
-    A path is inside when it is still inside once every link on it is followed."""
+    """What a ruleset's files may be read from (resolved): the game's own folder, the folders and
+    files its manifest names (`including`, each checked first to be inside the game's project), and
+    the games shipped with ludolex (public, so that a variant may name a shipped game's rules or
+    content). Never a `.git` folder. A path is inside when it is still inside once every link on
+    it is followed.
 
+    `project` bounds what a manifest may name (`may_name`); it is never read as a whole."""
+
+    project: Path
     roots: tuple[Path, ...]
 
     @classmethod
     def of_ruleset(cls, folder: Path) -> "Boundary":
+        project = project_root(folder)
+        game = Path(os.path.abspath(folder)).resolve()
         shipped = tuple(resource_path(part).resolve() for part in ("rulesets", "cards"))
-        return cls((project_root(folder),) + shipped)
+        own = (game,) if _inside(game, project) else ()  # a game folder that is a link out of its project: nothing
+        return cls(project, own + shipped)
+
+    def including(self, *paths: Path) -> "Boundary":
+        """This boundary and `paths` (resolved folders or files the manifest names, inside the project)."""
+        return replace(self, roots=tuple(dict.fromkeys(self.roots + paths)))
 
     def contains(self, path: Path) -> bool:
-        """Whether `path` (resolved) is one of the roots or inside one."""
-        return any(path == root or root in path.parents for root in self.roots)
+        """Whether `path` (resolved) may be read: one of the roots, or inside one."""
+        return any(_inside(path, root) for root in self.roots)
+
+    def may_name(self, path: Path) -> bool:
+        """Whether a manifest may name `path` (resolved): inside the project, or a shipped game's."""
+        return _inside(path, self.project) or self.contains(path)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether `path` is `root` or below it, and not in a `.git` folder below it."""
+    if path != root and root not in path.parents:
+        return False
+    return ".git" not in path.relative_to(root).parts
 
 
 def project_root(folder: Path) -> Path:
     """The project of a ruleset folder: the nearest folder at or above it that holds `.git`; with
-    none, the folder that holds the ruleset's parent (the layout `<project>/rulesets/<game>`
-    beside `<project>/cards/<game>`, which is also that of the wheel, under `interpreter/`).
+    none, the folder above `rulesets/` when the game is laid out as `<project>/rulesets/<game>`
+    (beside `<project>/cards/<game>`, which is also the layout of the wheel, under `interpreter/`);
+    else the game's folder itself. Never the file system's root, the home folder or a folder
+    above it: a game downloaded to `~/Downloads/game` is its own project, not the home folder.
 
     Found from the path as written, before links are followed, so that a ruleset folder that
     is itself a link out of the project is outside it."""
     absolute = Path(os.path.abspath(folder))
     for candidate in (absolute, *absolute.parents):
-        if (candidate / ".git").exists():
+        if (candidate / ".git").exists() and not _too_wide(candidate.resolve()):
             return candidate.resolve()
-    return absolute.parent.parent.resolve()
+    layout = absolute.parent.parent
+    if absolute.parent.name == "rulesets" and not _too_wide(layout.resolve()):
+        return layout.resolve()
+    return absolute.resolve()
+
+
+def _too_wide(folder: Path) -> bool:
+    """The file system's root, the home folder, or a folder above it: never a game's project."""
+    try:
+        home = Path.home().resolve()
+    except (RuntimeError, KeyError, OSError):  # no home folder known
+        home = None
+    return folder == Path(folder.anchor) or home is not None and (folder == home or folder in home.parents)
 
 
 def read_source(path: Path, boundary: Boundary | None = None) -> str:
@@ -109,7 +146,7 @@ def read_source_bytes(path: Path, boundary: Boundary | None = None) -> bytes:
     except (OSError, RuntimeError, ValueError):  # no such file, a link to nothing or in a loop, a NUL byte
         raise refuse("LX210", f"`{path.name}` cannot be read: no such file, or a link that leads nowhere") from None
     if not boundary.contains(real):
-        raise refuse("LX209", f"`{path.name}` leads outside the project: only the project's own files are read",
+        raise refuse("LX209", f"`{path.name}` leads outside the game: only its own files are read",
                       hint=OUTSIDE_HINT)
     data = _UNSAVED.get(real)
     if data is not None:
@@ -134,8 +171,9 @@ def _within_size(data: bytes, path: Path, refuse) -> bytes:
     return data
 
 
-OUTSIDE_HINT = ("the project is the nearest folder above the ruleset that holds `.git` "
-                "(without one, the folder above `rulesets/`): see docs/limits.md")
+OUTSIDE_HINT = ("a game reads only its own folder and the content and rules folders its manifest names "
+                "inside its project (the nearest folder above it that holds `.git`, or without one the "
+                "folder above `rulesets/`), never `.git`: see docs/limits.md")
 
 
 def _universal_newlines(text: str) -> str:
