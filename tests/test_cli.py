@@ -162,3 +162,10 @@ def test_watching_bots_shows_only_what_is_public_unless_all_is_asked():
     assert "hidden" in first_hand
     first_hand_all = next(line for line in everything.stdout.splitlines() if line.lstrip().startswith("hand/eyrie"))
     assert "hidden" not in first_hand_all
+
+
+def test_play_without_a_seed_deals_a_new_game_and_prints_the_seed_that_plays_it_again():
+    first, second = run("play", "cernunos"), run("play", "cernunos")
+    seeds = [re.search(r"^Cernunos, seed (\d+)$", played.output, re.MULTILINE).group(1) for played in (first, second)]
+    assert seeds[0] != seeds[1]
+    assert run("play", "cernunos", "--seed", seeds[0]).output == first.output

@@ -6,16 +6,21 @@ LUDOLEX_BROWSER_TESTS=required so that a missing browser fails these tests inste
 """
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
+import threading
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from toy import chips_game
+
+from interpreter import Game, load
 
 playwright = pytest.importorskip("playwright.sync_api") if os.environ.get("LUDOLEX_BROWSER_TESTS") != "required" \
     else __import__("playwright.sync_api").sync_api
@@ -40,18 +45,50 @@ def browser():
 
 
 @contextmanager
-def served(*args: str):
-    """`ludolex serve ARGS` on a free port: the address of its page, while it runs."""
+def serving(*args: str):
+    """`ludolex serve ARGS` on a free port, while it runs: `said()` is the next line it prints."""
     server = subprocess.Popen([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
+
+    def said() -> str:
+        try:
+            return lines.get(timeout=60)
+        except queue.Empty:
+            server.kill()
+            raise AssertionError("the server said nothing more: " + server.stderr.read()) from None
+
     try:
-        line = server.stdout.readline()
-        found = re.search(r"http://\S+", line)
-        assert found, line + server.stderr.read()
-        yield found.group(0)
+        yield said
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def link(line: str) -> str:
+    found = re.search(r"http://\S+", line)
+    assert found, line
+    return found.group(0)
+
+
+@contextmanager
+def served(*args: str):
+    """`ludolex serve ARGS` on a free port: the link of its first seat's page, while it runs."""
+    with serving(*args) as said:
+        yield link(said())
+
+
+def asked(url: str, path: str, body: dict | None = None, **headers) -> tuple[int, dict]:
+    """A request to the server of `url` (a link: its key is sent), as a program would make it."""
+    headers = {"Authorization": "Bearer " + url.partition("token=")[2], "Content-Type": "application/json", **headers}
+    request = urllib.request.Request(url.split("?")[0] + path, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
 
 
 @contextmanager
@@ -78,6 +115,10 @@ def shown(page) -> str:
 def decision(page) -> dict:
     """The options the page holds for the seat shown, each with its label and targets."""
     return page.evaluate("state.decision")
+
+
+def seat_menu(page) -> list[str]:
+    return page.eval_on_selector_all("#seat option", "nodes => nodes.map(n => n.value)")
 
 
 def click_option(page, option: dict) -> None:
@@ -189,38 +230,155 @@ def test_root_replay_stepped_back_and_forth(browser, tmp_path):
 
 
 def test_a_seat_switch_never_shows_another_players_hand(browser):
-    """Root: the marquise's hand is shown to her seat as cards; switched to the eyrie's seat, the page
-    holds nowhere the names of the marquise's cards (only how many she has), and there is no `all`
-    seat outside debug mode."""
+    """Root: the marquise's hand is shown to her seat as cards; switched to the spectator's view, the
+    page holds nowhere the names of the marquise's cards (only how many she has). Her page offers
+    no other seat: not the eyrie's, not `all` (outside debug mode)."""
     with served("root", "--human", "marquise", "--seed", "4") as url, page_of(browser, url) as page:
         hand = page.get_attribute("#zones [data-zone='hand/marquise'] .cards .card", "title")
         cards = page.eval_on_selector_all("#zones [data-zone='hand/marquise'] .card", "nodes => nodes.map(n => n.title)")
         ids = [i for title in cards for i in title.split("\n")[0].split()]
         assert hand and len(ids) >= 3
-        seats = page.eval_on_selector_all("#seat option", "nodes => nodes.map(n => n.value)")
-        assert "(all)" not in seats and "eyrie" in seats
+        seats = seat_menu(page)
+        assert seats == ["marquise", "(spectator)"]
         before = shown(page)
-        page.select_option("#seat", "eyrie")
+        page.select_option("#seat", "(spectator)")
         settled(page, before)
         html = page.content()
         leaked = [i for i in ids if i in html]
         assert not leaked, leaked
         assert re.search(r"\d+ hidden", page.inner_text("#zones [data-zone='hand/marquise']"))
-        assert page.locator("#zones [data-zone='hand/eyrie'] .card").count() >= 1
         before = shown(page)
         page.select_option("#seat", "marquise")
         settled(page, before)
         assert all(i in page.content() for i in ids)
 
 
+def test_a_seat_cannot_obtain_another_seats_hand_or_the_seed_by_any_request(browser):
+    """Root, the marquise in the page and the eyrie a bot: whatever the marquise's page asks, by any
+    request it can make (fetch from inside the page, its key included), no answer names a card of
+    the eyrie's hand, or the seed; a request for another seat's view, or to act for it, is refused."""
+    seed = "7654321"
+    eyrie_hand = [card.id for card in Game(load("root"), seed=int(seed)).state.zones["hand/eyrie"]]
+    with served("root", "--human", "marquise", "--seed", seed) as url, page_of(browser, url) as page:
+        assert page.evaluate("state.decision.player") == "marquise"  # the game as dealt: the eyrie's hand as above
+        answers = page.evaluate("""async () => {
+            const key = { Authorization: `Bearer ${new URLSearchParams(location.search).get("token")}` };
+            const get = (path, headers = key) => fetch(path, { headers });
+            const post = (path, body) => fetch(path, { method: "POST", body: JSON.stringify(body),
+                                                       headers: { ...key, "Content-Type": "application/json" } });
+            const asked = {
+                "state eyrie": get("/api/state?seat=eyrie"),
+                "state all": get("/api/state?seat=(all)"),
+                "state eyrie without the key": get("/api/state?seat=eyrie", {}),
+                "table without the key": get("/api/table", {}),
+                "choose for eyrie": post("/api/choose", { seat: "eyrie", index: 0 }),
+                "choose for all": post("/api/choose", { seat: "(all)", index: 0 }),
+                "why for eyrie": post("/api/why", { seat: "eyrie", label: "c1" }),
+                "why for all": post("/api/why", { seat: "(all)", picks: [["loc:c1"]] }),
+                "undo for eyrie": post("/api/undo", { seat: "eyrie" }),
+                "goto for all": post("/api/goto", { seat: "(all)", step: 0 }),
+                "table": get("/api/table"),
+                "state": get("/api/state"),
+                "state marquise": get("/api/state?seat=marquise"),
+                "state spectator": get("/api/state?seat=(spectator)"),
+                "why": post("/api/why", { seat: "marquise", label: "hand/eyrie" }),
+            };
+            const answers = {};
+            for (const [name, made] of Object.entries(asked)) {
+                const response = await made;
+                answers[name] = { status: response.status, text: await response.text() };
+            }
+            return answers;
+        }""")
+        for name, answer in answers.items():
+            named = [card for card in eyrie_hand if re.search(rf"(?<![\w-]){card}(?![\w-])", answer["text"])]
+            assert not named, (name, named)
+            assert seed not in answer["text"] and '"seed"' not in answer["text"], name
+        refused = [name for name in answers if any(word in name for word in ("eyrie", "all", "without"))]
+        assert all(answers[name]["status"] in (400, 403) for name in refused), answers
+        assert all(answers[name]["status"] == 403 for name in refused if name != "goto for all"), answers
+        assert all(answers[name]["status"] == 200 for name in answers if name not in refused), answers
+        assert seat_menu(page) == ["marquise", "(spectator)"]
+
+
+def test_each_person_of_a_hot_seat_game_has_a_link_of_their_own(browser):
+    """Two people in the page: the server prints a link per seat, and a page opened by one shows
+    that seat and answers for it alone."""
+    with serving("cernunos", "--human", "green", "--human", "purple", "--seed", "3") as said:
+        green, purple = link(said()), link(said())
+        assert green != purple
+        with page_of(browser, green) as page:
+            assert seat_menu(page) == ["green", "(spectator)"]
+            while decision(page)["player"] == "green":
+                click_option(page, decision(page)["options"][0])
+            assert "green place:" in page.inner_text("#log") and not decision(page)["yours"]
+        with page_of(browser, purple) as page:
+            assert seat_menu(page) == ["purple", "(spectator)"]
+            assert decision(page)["player"] == "purple" and decision(page)["options"]
+        status, _ = asked(purple, "api/choose", {"seat": "green", "index": 0})
+        assert status == 403
+
+
+def test_a_page_opened_without_its_key_says_how_to_open_it(browser):
+    with served("cernunos", "--human", "green") as url:
+        page = browser.new_page()
+        page.goto(url.split("?")[0])
+        page.wait_for_selector("#why-answer:not([hidden])")
+        assert "open the page by the link" in page.inner_text("#why-answer")
+        assert page.locator("#options li").count() == 0
+        page.close()
+
+
+def test_a_request_of_another_site_is_refused():
+    """DNS rebinding: a hostile page whose name is made to point at 127.0.0.1 sends its own name as
+    Host, and its own Origin with what it posts: both refused, its key notwithstanding."""
+    with served("cernunos", "--human", "green", "--seed", "3") as url:
+        port = re.search(r":(\d+)/", url).group(1)
+        status, answer = asked(url, "api/state", Host=f"evil.example:{port}")
+        assert status == 403 and "Host" in answer["error"]
+        status, answer = asked(url, "api/choose", {"seat": "green", "index": 0}, Origin="http://evil.example")
+        assert status == 403 and "Origin" in answer["error"]
+        assert asked(url, "api/state")[1]["log"] == []  # nothing was played
+        assert asked(url, "api/choose", {"seat": "green", "index": 0}, Origin=f"http://127.0.0.1:{port}")[0] == 200
+
+
+def test_an_oversized_request_is_refused_before_it_is_read():
+    """A 4 MB `why` once held the table for seconds; now it is refused for its size, and the next is answered."""
+    with served("cernunos", "--human", "green", "--seed", "3") as url:
+        status, answer = asked(url, "api/why", {"seat": "green", "label": "x" * 4_000_000})
+        assert status == 413 and "at most 64 KB" in answer["error"], answer
+        assert asked(url, "api/why", {"seat": "green", "label": "tree z9"})[0] == 200
+
+
+def test_a_game_without_a_seed_gets_a_random_one_printed_and_never_sent():
+    seeds = []
+    for _ in range(2):
+        with serving("cernunos", "--human", "green") as said:
+            url = link(said())
+            printed = re.fullmatch(r"seed (\d+) \(`--seed \1` deals this game again\)\n", said())
+            assert printed, "no seed printed"
+            seeds.append(printed.group(1))
+            for path in ("api/table", "api/state"):
+                status, answer = asked(url, path)
+                assert status == 200 and "seed" not in answer and printed.group(1) not in json.dumps(answer)
+    assert seeds[0] != seeds[1]
+
+
 def test_the_debug_view_is_marked(browser):
-    with served("root", "--human", "marquise", "--debug") as url, page_of(browser, url) as page:
-        assert page.is_hidden("#debug-banner")
-        before = shown(page)
-        page.select_option("#seat", "(all)")
-        settled(page, before)
-        assert page.is_visible("#debug-banner") and "every hidden component" in page.inner_text("#debug-banner")
-        assert "hidden" not in page.inner_text("#zones [data-zone='hand/eyrie']")
+    """--debug prints one more link, to every view, for the person who started the server; the
+    seat's own link still shows that seat alone."""
+    with serving("root", "--human", "marquise", "--debug") as said:
+        marquise, debug = link(said()), said()
+        assert "every seat: --debug, not for play" in debug
+        with page_of(browser, marquise) as page:
+            assert seat_menu(page) == ["marquise", "(spectator)"]
+        with page_of(browser, link(debug)) as page:
+            assert page.is_hidden("#debug-banner")
+            before = shown(page)
+            page.select_option("#seat", "(all)")
+            settled(page, before)
+            assert page.is_visible("#debug-banner") and "every hidden component" in page.inner_text("#debug-banner")
+            assert "hidden" not in page.inner_text("#zones [data-zone='hand/eyrie']")
 
 
 def test_a_game_without_a_board_is_played_from_its_zones(browser, tmp_path):
@@ -240,11 +398,12 @@ def test_a_save_is_replayed_in_the_page(tmp_path):
     assert played.returncode == 0, played.stderr
     choices = json.loads(save.read_text())["choices"]
     with served(str(save)) as url:
-        table = json.load(urllib.request.urlopen(url + "api/table"))
+        _, table = asked(url, "api/table")
         assert table["mode"] == "replay" and table["steps"] == len(choices) and table["seat"] == "(all)"
-        request = urllib.request.Request(url + "api/goto", data=json.dumps({"step": len(choices)}).encode(),
-                                         headers={"Content-Type": "application/json"})
-        assert json.load(urllib.request.urlopen(request))["result"].startswith(("green", "purple", "a draw"))
+        assert table["seed"] == 6  # a replay shows every view: its seed hides nothing more
+        _, last = asked(url, "api/goto", {"step": len(choices)})
+        assert last["result"].startswith(("green", "purple", "a draw"))
+        assert asked(url.split("?")[0] + "?token=wrong", "api/table")[0] == 403
 
 
 def test_what_cannot_be_served_is_said_in_one_line(tmp_path):

@@ -71,7 +71,8 @@ def main() -> int:
                 page.wait_for_function(f"document.body.dataset.shown !== '{shown}' && document.body.dataset.busy === '0'")
                 clicks.append((time.perf_counter() - started) * 1000)
                 bare.append(page.evaluate("async () => { const t = performance.now(); "
-                                          "await fetch('/api/state?seat=' + encodeURIComponent(seat)); "
+                                          "await fetch('/api/state?seat=' + encodeURIComponent(seat), "
+                                          "{headers: {Authorization: `Bearer ${TOKEN}`}}); "
                                           "return performance.now() - t; }"))
             requests = page.evaluate(REQUEST_TIMES, "/api/choose")
             ended = page.inner_text("#result") or page.inner_text("#error") or page.inner_text("#asked")

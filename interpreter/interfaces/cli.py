@@ -194,8 +194,9 @@ def schema(output: Path) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--human", "humans", multiple=True, metavar="PLAYER", help="A player typed at the terminal (repeat for hot-seat). Others are bots.")
-@click.option("--seed", type=SEEDS, default=0, show_default=True,
-              help="Seed of the game and of the bots (not with --load: the save has its own).")
+@click.option("--seed", type=SEEDS, default=None,
+              help="Seed of the game and of the bots [default: a random one, printed] "
+                   "(not with --load: the save has its own).")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the game to this file after every decision (resume it with --load; replay it with `ludolex replay`).")
 @click.option("--load", type=click.Path(dir_okay=False, path_type=Path),
@@ -205,7 +206,7 @@ def schema(output: Path) -> None:
 @click.option("--bots", default="random", show_default=True,
               help="Bot of each seat, comma-separated (one name: all seats), as for simulate (e.g. search:400); "
                    "--human overrides it for a seat.")
-def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load: Path | None, show_all: bool,
+def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None, load: Path | None, show_all: bool,
          options: tuple[str, ...], bots: str) -> None:
     """Play GAME in the terminal; with no --human, watch bots play.
 
@@ -247,6 +248,7 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
         journal, note = restored.journal, restored.note
         current, seed = journal.game, journal.game.seed
     else:
+        seed = _random_seed() if seed is None else seed
         current = Game(ruleset, seed=seed, options=_options(options, ruleset))
         journal = Journal(current, ruleset.content_hash())
 
@@ -271,6 +273,13 @@ def play(game: str, humans: tuple[str, ...], seed: int, save: Path | None, load:
         raise _save_failure(error) from None
     except (EOFError, KeyboardInterrupt) as stop:
         sys.exit(143 if isinstance(stop, Terminated) else 130)
+
+
+def _random_seed() -> int:
+    """A seed nobody can guess: a seed deals every hand, so a game without --seed must not deal the last one's."""
+    import secrets
+
+    return secrets.randbelow(SEEDS.max + 1)
 
 
 def _check_humans(humans: tuple[str, ...], ruleset) -> None:
@@ -742,11 +751,15 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
               help="A seat played in the page (repeat for hot-seat) [default: the first player]. Others are bots.")
 @click.option("--bots", default="random", show_default=True, help="Bot of each other seat, as for play (e.g. search:400).")
 @click.option("--seed", type=STORED_SEEDS, default=None,
-              help="The game's seed [default: 0]; with a results database, the seed of the game to replay.")
+              help="The game's seed [default: a random one, printed]; "
+                   "with a results database, the seed of the game to replay.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
-@click.option("--debug", is_flag=True, help="Add the `all` seat, which shows every hidden component (not for play).")
+@click.option("--debug", is_flag=True,
+              help="Print one more link, to every seat's view and the `all` seat, which shows every hidden "
+                   "component (not for play).")
 @click.option("--game", default=None, help="With a results database: the ruleset (name or folder) whose game to replay.")
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; another than this machine's own (127.0.0.1) lets other machines in.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
 @click.option("--run", "run_name", default=None, metavar="NAME", help="With a results database: the run (`ludolex runs DB`).")
@@ -757,9 +770,15 @@ def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, opt
 
     Each seat sees only what its player may see; the page answers the pending decision by a click on
     the board, a card or the list, explains why a move is refused, and takes a move back (undo).
+
+    Each person's seat gets a link of its own, printed here, with a secret key in it: the page opened
+    by it shows that seat's view (and the spectator's) and answers for that seat only. Give each
+    player theirs. --debug prints one more, to every view; a replay has one link, to every view.
+    Without --seed, the game's seed is drawn at random and printed here (never sent to the page).
     """
+    from interpreter.interfaces.web.access import Access, is_loopback
     from interpreter.interfaces.web.app import create_app, serve as serve_page
-    from interpreter.interfaces.web.table import Played, Replayed
+    from interpreter.interfaces.web.table import ALL, Played, Replayed
 
     path = Path(source)
     if path.is_file():
@@ -782,22 +801,34 @@ def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, opt
     else:
         ruleset = _load(source)
         _check_humans(humans, ruleset)
-        humans, first = humans or tuple(ruleset.program.players[:1]), seed or 0
-        current = Game(ruleset, seed=first, options=_options(options, ruleset))
-        make_bots = _seat_bots(_bots(bots, ruleset), ruleset, first, humans)
+        humans, seed = humans or tuple(ruleset.program.players[:1]), _random_seed() if seed is None else seed
+        current = Game(ruleset, seed=seed, options=_options(options, ruleset))
+        make_bots = _seat_bots(_bots(bots, ruleset), ruleset, seed, humans)
         table = Played(Journal(current, ruleset.content_hash()), humans, make_bots, debug)
 
-    def started(url: str) -> None:
-        click.echo(f"{ruleset.manifest.title or ruleset.name} at {url} (Ctrl-C to stop)", nl=True)
+    access = Access(table, host, port)
+    if not is_loopback(host):
+        click.echo(f"warning: --host {host}: the game can be reached from other machines. Each link below is the "
+                   "key to one seat: give each player theirs, and nobody else any.", err=True)
+
+    def started() -> None:
+        first, *others = access.links
+        every = "every seat: --debug, not for play" if isinstance(table, Played) else "replay"
+        click.echo(f"{ruleset.manifest.title or ruleset.name} at {access.url(first)} "
+                   f"({every if first.name == ALL else first.name}; Ctrl-C to stop)")
+        for link in others:
+            click.echo(f"  {every if link.name == ALL else link.name}: {access.url(link)}")
+        if isinstance(table, Played):
+            click.echo(f"seed {seed} (`--seed {seed}` deals this game again)")
         sys.stdout.flush()
         if open_browser:
             import webbrowser
 
-            webbrowser.open(url)
+            webbrowser.open(access.url(first))
 
     try:
         with sigterm_as_ctrl_c():
-            serve_page(create_app(table), host, port, started)
+            serve_page(create_app(table, access), access, started)
     except OSError as error:
         raise click.ClickException(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
     except KeyboardInterrupt:

@@ -26,8 +26,17 @@ def _text_of(pick: list[str], sort: str) -> str | None:
     return next((t.partition(":")[2] for t in pick if t.startswith(sort + ":")), None)
 
 
+def _first_of_each_sort(pick: list[str]) -> list[str]:
+    """A pick as `_text_of` reads it: a stack of fifty alike pieces names one of each sort, not fifty."""
+    firsts: dict[str, str] = {}
+    for target in pick:
+        firsts.setdefault(target.partition(":")[0], target)
+    return list(firsts.values())
+
+
 def near_misses(game: Game, decision: Decision, picks: list[list[str]], viewer) -> list[str]:
     """The labels the clicks would make with the offered options (see the module), first ones first, each once."""
+    picks = [_first_of_each_sort(pick) for pick in picks]
     offered = set(decision.labels(viewer))
     found: list[str] = []
     for index in range(min(len(decision.options), LOOKED_AT)):

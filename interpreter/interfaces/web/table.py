@@ -183,7 +183,8 @@ class Replayed(Logged):
         return self.log[:self.step]
 
     def seats(self) -> dict:
-        return {"mode": "replay", "seats": self.viewers, "humans": [], "debug": False, "steps": len(self.choices)}
+        return {"mode": "replay", "seats": self.viewers, "humans": [], "debug": False, "steps": len(self.choices),
+                "seed": self.game.seed}  # a replay shows every view: its seed hides nothing more
 
     def state(self, key: str) -> dict:
         seen = super().state(key)

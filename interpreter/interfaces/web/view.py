@@ -100,9 +100,10 @@ def decision_of(game: Game, viewer) -> dict | None:
 
 
 def table_of(game: Game) -> dict:
-    """What does not depend on the viewer: the game's title, players and their colours, the board."""
+    """What does not depend on the viewer: the game's title, players and their colours, the board.
+    Not its seed: a seed deals every hand and orders every deck."""
     ruleset = game.ruleset
-    return {"title": ruleset.manifest.title or ruleset.name, "game": ruleset.name, "seed": game.seed,
+    return {"title": ruleset.manifest.title or ruleset.name, "game": ruleset.name,
             "players": list(game.players), "colours": player_colours(ruleset.program.players),
             "board": board_of(game)}
 

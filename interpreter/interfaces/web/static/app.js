@@ -2,12 +2,15 @@
 // A click on the board or on a card picks what it names (its targets); the options that take every
 // pick are the candidates; one left, and every value of it picked, is the answer. Clicks that make
 // no option are sent to the server, which says which rule refuses them.
+// The page is opened by a link the server printed, `/?token=SECRET`: every request carries the secret,
+// and the server answers only about the seats it grants.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const CSS_COLOURS = { orange1: "orange", magenta: "#b0399b", cyan: "#1b9aaa", yellow: "#d4a106", green: "#3c8d40" };
-let table = null;   // the game, its board and seats (GET /api/table)
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+let table = null;   // the game, its board and the seats this link may see (GET /api/table)
 let seat = null;    // whose view is shown
 let state = null;   // the game as that seat sees it (GET /api/state)
 let picks = [];     // the targets of each click so far, toward an answer
@@ -20,8 +23,9 @@ async function api(path, body) {
   pending += 1;
   document.body.dataset.busy = "1";
   try {
-    const response = await fetch(path, body === undefined ? {} :
-      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const headers = { Authorization: `Bearer ${TOKEN}` };
+    const response = await fetch(path, body === undefined ? { headers } :
+      { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await response.json();
     if (!response.ok) throw new Error(data.error || response.statusText);
     return data;
