@@ -3,18 +3,24 @@ LSP client (pygls's), on a copy of Cernunos (rules, content, scenarios) in its o
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import os
+import resource
 import shutil
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.client import LanguageClient
 
 from interpreter.validation.validate import validate_ruleset
 
 REPO = Path(__file__).resolve().parent.parent
 WAIT = 60  # seconds: a generous bound for a check on a loaded machine, never a measure of speed
+SERVER_MEMORY = 1 << 30  # bytes of address space: a server that reads /dev/zero fails here, not the machine
 
 
 @pytest.fixture
@@ -44,16 +50,32 @@ class Editor:
             self.arrived.set()
 
     async def start(self) -> None:
-        await self.client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(self.root))
+        def bounded():
+            resource.setrlimit(resource.RLIMIT_AS, (SERVER_MEMORY, SERVER_MEMORY))
+        await self.client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(self.root), preexec_fn=bounded)
         await self.client.initialize_async(lsp.InitializeParams(
             capabilities=lsp.ClientCapabilities(), root_uri=self.root.as_uri(),
             workspace_folders=[lsp.WorkspaceFolder(uri=self.root.as_uri(), name="game")]))
         self.client.initialized(lsp.InitializedParams())
 
     async def stop(self) -> None:
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()
+        """Shut the server down; one that does not answer (blocked) is killed."""
+        try:
+            await asyncio.wait_for(self.client.shutdown_async(None), WAIT)
+            self.client.exit(None)
+        except (asyncio.TimeoutError, RuntimeError):  # RuntimeError: it has exited already
+            if self.client._server.returncode is None:
+                self.client._server.kill()
+        await asyncio.wait_for(self.client.stop(), WAIT)
+
+    async def raw_request(self, method: str, params) -> object:
+        """A request as a careless or hostile client sends it: `params` as given, unchecked."""
+        protocol = self.client.protocol
+        msg_id = f"raw-{uuid.uuid4()}"
+        answer: concurrent.futures.Future = concurrent.futures.Future()
+        protocol._request_futures[msg_id] = answer
+        protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        return await asyncio.wait_for(asyncio.wrap_future(answer), WAIT)
 
     def uri(self, relative: str) -> str:
         return (self.root / relative).resolve().as_uri()
@@ -99,13 +121,30 @@ class Editor:
 
     async def hover(self, relative: str, text: str, offset: int = 0) -> str | None:
         at = self.where(relative, text, offset)
-        found = await self.client.text_document_hover_async(lsp.HoverParams(text_document=at.text_document, position=at.position))
+        return await self.hover_at(at.text_document.uri, at.position.line, at.position.character)
+
+    async def hover_at(self, uri: str, line: int, character: int) -> str | None:
+        """The hover text at a place of any document, open or not; an error answer raises."""
+        found = await asyncio.wait_for(self.client.text_document_hover_async(lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=character))), WAIT)
         return found.contents.value if found else None
 
+    async def completion_at(self, uri: str, line: int, character: int) -> list[str]:
+        found = await asyncio.wait_for(self.client.text_document_completion_async(lsp.CompletionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=character))), WAIT)
+        return [item.label for item in found.items] if found else []
 
-def session(test):
-    """Run an async test body with a started editor, and stop the server whatever happens."""
+
+def session(test=None, *, prepare=None):
+    """Run an async test body with a started editor, and stop the server whatever happens;
+    `prepare(project)` first, before the server starts."""
+    if test is None:
+        return lambda test: session(test, prepare=prepare)
+
     def run(project: Path):
+        if prepare:
+            prepare(project)
+
         async def body():
             editor = Editor(project)
             await editor.start()
@@ -228,3 +267,86 @@ async def test_rename_across_files_keeps_the_game_valid(editor: Editor):
     with pytest.raises(Exception, match="not a keyword"):
         await editor.client.text_document_rename_async(lsp.RenameParams(
             text_document=at.text_document, position=at.position, new_name="choose"))
+
+
+# --- what the server reads: only the project's own files, as `validate` reads them ----------
+
+GAME = "rulesets/cernunos"
+
+
+def _traps(project: Path) -> None:
+    os.symlink("/dev/zero", project / GAME / "zero.rules")
+    os.mkfifo(project / GAME / "pipe.rules")
+
+
+@session(prepare=_traps)
+async def test_a_fifo_in_the_game_is_refused_and_the_server_keeps_answering(editor: Editor):
+    """Before, hover read the FIFO with pygls (no check) and blocked the server for ever."""
+    pipe = editor.uri(f"{GAME}/pipe.rules")
+    with pytest.raises(JsonRpcException, match="not a regular file"):
+        await editor.hover_at(pipe, 0, 0)
+    with pytest.raises(JsonRpcException, match="not a regular file"):
+        await editor.completion_at(pipe, 0, 0)
+    assert "the locations one connection away" in await editor.hover(RULES, "adjacent(t.location", 2)
+    found = await editor.diagnostics_of(pipe, lambda found: found)  # as `validate` says it
+    assert [d.code for d in found] == ["LX210"]
+
+
+@session(prepare=_traps)
+async def test_dev_zero_is_never_read_and_the_server_keeps_answering(editor: Editor):
+    """Before, hover on a link to /dev/zero, or on file:///dev/zero itself once a link named it, read
+    until memory ran out."""
+    link = (editor.root / GAME / "zero.rules").as_uri()
+    with pytest.raises(JsonRpcException, match="leads outside"):
+        await editor.hover_at(link, 0, 0)
+    assert await editor.hover_at("file:///dev/zero", 0, 0) is None  # no ruleset's file: nothing to say
+    assert await editor.completion_at("file:///dev/zero", 0, 0) == []
+    assert "file:///dev/zero" not in editor.diagnostics
+    assert "the locations one connection away" in await editor.hover(RULES, "adjacent(t.location", 2)
+    found = await editor.diagnostics_of(link, lambda found: found)  # at the link, as `validate` says it
+    assert [d.code for d in found] == ["LX209"]
+
+
+@pytest.fixture
+def outside(tmp_path_factory) -> Path:
+    """A file of someone else's, in no project: a word the server would describe, and a secret."""
+    secret = tmp_path_factory.mktemp("elsewhere") / "secret.rules"
+    secret.write_text("adjacent TOKEN_1234\n")
+    return secret
+
+
+def test_a_link_out_of_the_game_is_never_shown(project: Path, outside: Path):
+    """Before, the server answered from the linked file's text (hover showed `adjacent`'s reference:
+    the file's first word) and published diagnostics to the target's uri."""
+    os.symlink(outside, project / GAME / "notes.rules")
+
+    async def test(editor: Editor):
+        link = (editor.root / GAME / "notes.rules").as_uri()
+        with pytest.raises(JsonRpcException, match="leads outside") as refused:
+            await editor.hover_at(link, 0, 1)
+        assert "TOKEN" not in str(refused.value) and "adjacent" not in str(refused.value)
+        assert await editor.hover_at(outside.as_uri(), 0, 1) is None
+        assert await editor.completion_at(outside.as_uri(), 0, 1) == []
+        found = await editor.diagnostics_of(link, lambda found: found)
+        assert [d.code for d in found] == ["LX209"]
+        assert outside.as_uri() not in editor.diagnostics
+        assert not any("TOKEN" in d.message for found in editor.diagnostics.values() for d in found)
+    session(test)(project)
+
+
+@session
+async def test_a_request_with_bad_parameters_gets_an_error_answer(editor: Editor):
+    """Before, pygls only logged parameters it could not read, and the editor waited for ever."""
+    place = {"textDocument": {"uri": editor.uri(RULES)}, "position": {"line": 0, "character": 0}}
+    bad = [{}, {"textDocument": {"uri": editor.uri(RULES)}}, {**place, "position": {"line": "one", "character": 0}},
+           {**place, "position": {"line": -1, "character": 0}}, [1, 2], None]
+    for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition",
+                   "textDocument/references", "textDocument/prepareRename", "textDocument/rename"):
+        for params in bad:
+            with pytest.raises(JsonRpcInvalidParams):
+                await editor.raw_request(method, params)
+    with pytest.raises(JsonRpcInvalidParams, match="position"):
+        await editor.raw_request("textDocument/hover", {"textDocument": place["textDocument"]})
+    for uri in ("untitled:Untitled-1", "file:///nowhere%00/x.rules", "https://example.com/x.rules"):  # no file: nothing to say
+        assert await editor.raw_request("textDocument/hover", {**place, "textDocument": {"uri": uri}}) is None
+    assert "the locations one connection away" in await editor.hover(RULES, "adjacent(t.location", 2)

@@ -1,11 +1,20 @@
 """One database, several runs: `simulate --run NAME`, `ludolex runs DB`, and `report` and `replay`
 choosing a run by its name, bots, players or version, through the real command line."""
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
+from contextlib import closing
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.interfaces.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def run(*args):
@@ -76,3 +85,79 @@ def test_a_database_from_before_runs_had_names(tmp_path):
     listed = run("runs", db)
     assert listed.exit_code == 0 and "random,search:4 seats=rotating" in listed.output  # default names
     assert run("report", db, "--run", "random,search:4 seats=rotating").exit_code == 0
+
+
+# --- a database on read-only media ------------------------------------------------------------
+
+NOBODY = 65534
+
+
+def reader(folder: Path):
+    """`ludolex ARGS` run by someone who may read `folder` and not write it: this user once the
+    folder is made read-only, or nobody (`setpriv`) when the tests run as root, whom no
+    permission stops. Returns the function that runs it."""
+    as_nobody = os.geteuid() == 0
+    if as_nobody:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root, who writes anywhere, and without setpriv to read as someone else")
+        os.chown(folder, NOBODY, NOBODY)  # nobody's own folder: chmod then stops nobody too
+        for path in folder.iterdir():
+            os.chown(path, NOBODY, NOBODY)
+    for path in folder.iterdir():
+        path.chmod(0o444)
+    folder.chmod(0o555)
+
+    def ludolex(*args) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "interpreter", *map(str, args)]
+        if as_nobody:
+            command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO,
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    return ludolex
+
+
+@pytest.fixture
+def shelf():
+    """A folder anyone may look into (pytest's own are the user's only), made writable again after."""
+    folder = Path(tempfile.mkdtemp())
+    folder.chmod(0o755)
+    yield folder
+    for path in (folder, *folder.rglob("*")):
+        path.chmod(0o755)
+    shutil.rmtree(folder)
+
+
+def test_a_database_on_read_only_media_is_read(shelf):
+    """Before, SQLite refused to read a WAL database where it could not make its `-shm` file:
+    `runs`, `report` and `replay` said "read-only" and exited 1."""
+    db = shelf / "media" / "r.sqlite"
+    db.parent.mkdir()
+    assert run("simulate", "cernunos", "--games", 2, "--jobs", 1, "--db", db).exit_code == 0
+    assert sorted(p.name for p in db.parent.iterdir()) == ["r.sqlite"]  # closed: every game in the file itself
+    ludolex = reader(db.parent)
+    listed = ludolex("runs", db)
+    assert listed.returncode == 0 and "random seats=rotating" in listed.stdout, listed.stdout + listed.stderr
+    reported = ludolex("report", db)
+    assert reported.returncode == 0 and "2 game(s)" in reported.stdout, reported.stdout + reported.stderr
+    replayed = ludolex("replay", db, "--seed", 1)
+    assert replayed.returncode == 0 and "result:" in replayed.stdout, replayed.stdout + replayed.stderr
+    assert sorted(p.name for p in db.parent.iterdir()) == ["r.sqlite"]  # nothing written beside it
+
+
+def test_a_database_copied_with_its_write_ahead_log_only_says_what_to_do(shelf):
+    """A `-wal` file holds games the database file does not: read as immutable, they would be
+    missing; SQLite cannot read it there without a `-shm` file. A clear error, not a wrong report."""
+    db = shelf / "r.sqlite"
+    assert run("simulate", "cernunos", "--games", 2, "--jobs", 1, "--db", db).exit_code == 0
+    media = shelf / "media"
+    media.mkdir()
+    with closing(sqlite3.connect(db)) as writer:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE games SET turns = turns")
+        writer.commit()
+        for name in ("r.sqlite", "r.sqlite-wal"):
+            shutil.copy(shelf / name, media / name)
+    listed = reader(media)("runs", media / "r.sqlite")
+    assert listed.returncode == 1
+    assert "its last games are in r.sqlite-wal" in listed.stderr + listed.stdout
+    assert "Traceback" not in listed.stderr

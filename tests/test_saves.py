@@ -363,3 +363,25 @@ def test_undo_after_loading_goes_back_into_the_saved_game(tmp_path):
     assert f"undone: green's `place` ({saved['decisions'][greens[-1]][2]})" in result.output
     assert f"undone: green's `place` ({saved['decisions'][greens[-2]][2]})" in result.output
     assert json.loads(path.read_text())["decisions"] == saved["decisions"][:greens[-2]]  # --load's file follows
+
+
+@pytest.mark.parametrize("seed", [-1, saves.LARGEST_SEED + 1, 2**100], ids=["negative", "just-past", "huge"])
+def test_a_seed_out_of_range_is_refused_in_one_line(tmp_path, seed):
+    """`play --load`, `replay` and `serve SAVE` read a save through `read_save`: a seed no game is
+    played with (`--seed` takes 0 to 2**62, simulate stores a few more) is a damaged save."""
+    path = abandoned(tmp_path)
+    path.write_text(json.dumps(dict(json.loads(path.read_text()), seed=seed)))
+    for command in (("play", "cernunos", "--load", path), ("replay", path)):
+        result = run(*command)
+        assert result.exit_code == 2, result.output
+        assert result.output.endswith(f"Error: {path}: not a saved game: `seed` is not between 0 and {saves.LARGEST_SEED:,}\n")
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+    with pytest.raises(NotASave, match="`seed` is not between"):
+        read_save(path)
+
+
+def test_every_seed_a_game_is_played_or_stored_with_is_accepted(tmp_path):
+    path = abandoned(tmp_path)
+    saved = json.loads(path.read_text())
+    for seed in (0, 2**62, saves.LARGEST_SEED):  # `play --seed`'s largest, and simulate's stored ones above it
+        assert saves.check_save(dict(saved, seed=seed), path)["seed"] == seed

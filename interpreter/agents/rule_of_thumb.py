@@ -53,7 +53,7 @@ class Policy:
     """The compiled expressions of a bot file, by player and decision name."""
 
     def __init__(self, path: Path, ruleset):
-        spec, document = read_policy_file(path, Boundary.of_ruleset(ruleset.directory))
+        spec, document = read_policy_file(path, ruleset.boundary or Boundary.of_ruleset(ruleset.directory))
         self.ruleset, self.passing = ruleset, spec.passing
         self.passing_positions = {name: position_of(document, ("passing", name), str(path)) for name in spec.passing}
         self.sources: dict[tuple[str | None, str], tuple[str, Position]] = {}

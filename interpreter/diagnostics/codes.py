@@ -24,7 +24,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX208": ("error", "a key appears twice in the same YAML mapping"),
     "LX209": ("error", "a file or folder outside the project: a link, or a path in the manifest, that leads out of it"),
     "LX210": ("error", "not a regular file (a folder, a FIFO, a device, a link to nothing): it is not read"),
-    "LX211": ("error", "past a limit of docs/limits.md: a file too large, YAML nested too deeply or with too many values"),
+    "LX211": ("error", "past a limit of docs/limits.md: a file too large, a ruleset's files too large together, YAML nested too deeply or with too many values"),
     "LX212": ("error", "a variant whose base is itself, or a variant of it"),
     "LX301": ("error", "a name (or `play:`, `setup:`) is declared twice"),
     "LX302": ("error", "unknown name"),

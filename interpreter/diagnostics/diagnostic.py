@@ -5,6 +5,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from interpreter.diagnostics.codes import severity
 
@@ -62,14 +63,12 @@ class Diagnostic:
         where = f"{printable(str(self.position))}: " if self.position else ""
         lines = [f"{where}{self.severity} {self.code}: {printable(self.message)}"]
         text = source if source is not None else loaded_text(self.position.file) if self.position else None
-        if self.position and text is not None:
-            # lines as the parsers count them: split at "\n" only (not at \x0c, \u2028...)
-            source_lines = text.removesuffix("\n").split("\n") if text else []
-            if 0 < self.position.line <= len(source_lines):
-                line, column = _excerpt(source_lines[self.position.line - 1].removesuffix("\r"), self.position.column)
-                before = inert(printable(line[: column - 1], keep_tabs=True))
-                lines.append(f"    {printable(line, keep_tabs=True)}")
-                lines.append("    " + " " * len(before) + "^" * max(1, min(self.position.width, QUOTED_CHARACTERS)))
+        found = source_line(text, self.position.line) if self.position and text is not None else None
+        if found:
+            line, column = _excerpt(text, *found, self.position.column)
+            before = inert(printable(line[: column - 1], keep_tabs=True))
+            lines.append(f"    {printable(line, keep_tabs=True)}")
+            lines.append("    " + " " * len(before) + "^" * max(1, min(self.position.width, QUOTED_CHARACTERS)))
         if self.hint:
             lines.append(f"    hint: {printable(self.hint)}")
         return "\n".join(inert(line) for line in lines)
@@ -78,14 +77,40 @@ class Diagnostic:
 QUOTED_CHARACTERS = 2_000  # the most of a source line shown under a diagnostic
 
 
-def _excerpt(line: str, column: int) -> tuple[str, int]:
-    """The part of `line` to show, and where `column` falls in it: the whole line, or a very long
-    one cut around the column (marked `...`), so that the output stays in proportion."""
-    if len(line) <= QUOTED_CHARACTERS:
-        return line, column
-    start = max(0, min(column - 1 - QUOTED_CHARACTERS // 2, len(line) - QUOTED_CHARACTERS))
-    before, after = "..." if start else "", "..." if start + QUOTED_CHARACTERS < len(line) else ""
-    return before + line[start:start + QUOTED_CHARACTERS] + after, column - start + len(before)
+def _excerpt(text: str, start: int, end: int, column: int) -> tuple[str, int]:
+    """The part of the line `text[start:end]` to show, and where `column` falls in it: the whole
+    line, or a very long one cut around the column (marked `...`), so that the output stays in
+    proportion. Only the part shown is copied: a file of one long line may have many diagnostics."""
+    length = end - start
+    if length <= QUOTED_CHARACTERS:
+        return text[start:end], column
+    first = max(0, min(column - 1 - QUOTED_CHARACTERS // 2, length - QUOTED_CHARACTERS))
+    before, after = "..." if first else "", "..." if first + QUOTED_CHARACTERS < length else ""
+    return before + text[start + first:start + first + QUOTED_CHARACTERS] + after, column - first + len(before)
+
+
+def source_line(text: str, number: int) -> tuple[int, int] | None:
+    """Where line `number` (from 1) of `text` starts and ends (a carriage return at its end left out),
+    or None if it has no such line. Lines as the parsers count them: split at newlines only (not at
+    form feeds, line separators...)."""
+    starts = _line_starts(text)
+    if not 0 < number <= len(starts):
+        return None
+    start = starts[number - 1]
+    end = starts[number] - 1 if number < len(starts) else len(text) - text.endswith("\n")
+    return start, end - (end > start and text[end - 1] == "\r")
+
+
+@lru_cache(maxsize=16)
+def _line_starts(text: str) -> tuple[int, ...]:
+    """Where each line of `text` starts, found once per text (a file may have 20,000 diagnostics); a
+    last newline ends the last line, it starts no other."""
+    if not text:
+        return ()
+    return (0, *(newline.end() for newline in _NEWLINE.finditer(text, 0, len(text) - text.endswith("\n"))))
+
+
+_NEWLINE = re.compile("\n")
 
 
 # --- the texts the loader read, for quoting source lines -----------------------------------

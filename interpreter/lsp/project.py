@@ -2,6 +2,7 @@
 names, from the texts open in the editor (saved or not) and the files on disk."""
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,10 +51,20 @@ class Project:
             files += list(stages.rule_files) + content_files(list(stages.content_places))
         for folder in ("tests", "bots"):
             files += sorted((self.folder / folder).glob("*.yaml"))
-        return list(dict.fromkeys(f.resolve() for f in files))
+        return list(dict.fromkeys(self.local_path(f) for f in files))
 
     def owns(self, path: Path) -> bool:
         return path in self.files()
+
+    def local_path(self, file: Path | str) -> Path:
+        """A file of the ruleset as the editor knows it: its links followed while they stay in the
+        project; a link that leads out is known as the link, so that its target is never named."""
+        absolute = Path(os.path.abspath(file))
+        try:
+            real = absolute.resolve()
+        except (OSError, RuntimeError, ValueError):  # a link in a loop
+            return absolute
+        return real if self.boundary.contains(real) else absolute
 
     def check(self, unsaved: dict[Path, str]) -> dict[Path, list[Diagnostic]]:
         """Validate the ruleset as `ludolex validate` does, reading `unsaved` texts in place of
@@ -66,7 +77,7 @@ class Project:
         by_file: dict[Path, list[Diagnostic]] = {f: [] for f in self.files()}
         for diagnostic in diagnostics:
             position = diagnostic.position or Position(str(self.folder / MANIFEST), 1, 1)
-            by_file.setdefault(Path(position.file).resolve(), []).append(diagnostic)
+            by_file.setdefault(self.local_path(position.file), []).append(diagnostic)
         self.diagnostics = by_file
         return by_file
 

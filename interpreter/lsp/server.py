@@ -4,52 +4,109 @@ Each ruleset of the workspace is a project (`Project`). An edit checks the whole
 `ludolex validate` does, from the texts open in the editor, then publishes the diagnostics of
 every file of the ruleset, then indexes the names for the other requests. Checks run one at a
 time in a worker thread, the newest edit first: an edit made while a check runs starts another.
+
+A game may be a stranger's: the server reads its files as `validate` does (`read_source`: the
+game's own regular files, each within the size limit), never as pygls would (any file a request
+names, a FIFO or /dev/zero included). An open document's text is the editor's.
 """
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import unquote
 
+from cattrs import ClassValidationError, transform_error
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from interpreter.content.manifest import MANIFEST
 from interpreter.diagnostics.diagnostic import Diagnostic
+from interpreter.diagnostics.errors import LudolexError
 from interpreter.language.grammar import reserved_words
 from interpreter.lsp.answers import completions, hover, occurrence_at
 from interpreter.lsp.names import Occurrence
 from interpreter.lsp.project import Project, discover
+from interpreter.safety.files import read_source
 
 SETTLE_SECONDS = 0.05  # after an edit, how long to wait for the next keystroke before checking
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
             "note": lsp.DiagnosticSeverity.Information}
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+MOST_RULESETS = 100  # checked at start, over all the workspace folders the editor names
+ANSWERED = object()  # a request already answered with an error while it was read
+
+
+class Protocol(LanguageServerProtocol):
+    """pygls's protocol, except that a request whose parameters do not fit its method gets an error
+    answer: pygls only logs it, and the editor would wait for the answer for ever."""
+
+    def structure_message(self, data: dict):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "method" not in data or "id" not in data:
+                raise  # a notification or a response: nobody waits for an answer
+            cause = error.__cause__
+            if isinstance(cause, ClassValidationError):
+                error = JsonRpcInvalidParams(f"invalid parameters for {data['method']}: {'; '.join(transform_error(cause))}")
+            self._send_response(data["id"] if _is_request_id(data["id"]) else None, None, error.to_response_error())
+            return ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is not ANSWERED:
+            super().handle_message(message)
+
+
+def _is_request_id(value) -> bool:
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+def file_of(uri) -> Path | None:
+    """The file a document's uri names (absolute), or None if it names none (`untitled:`, not a uri)."""
+    path = to_fs_path(uri) if isinstance(uri, str) else None
+    if not path or "\0" in path or not os.path.isabs(path):
+        return None
+    return Path(os.path.normpath(path))
 
 
 class RulesServer(LanguageServer):
     def __init__(self):
-        super().__init__("ludolex", "0.1.0", text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        super().__init__("ludolex", "0.1.0", text_document_sync_kind=lsp.TextDocumentSyncKind.Full,
+                         protocol_cls=Protocol)
         self.projects: dict[Path, Project] = {}
         self.checker = ThreadPoolExecutor(max_workers=1)  # one check at a time: the loader is not re-entrant
         self.edits: dict[Path, int] = {}  # project -> edits seen, so that a check for an old edit is dropped
         self.published: dict[str, list] = {}  # uri -> the diagnostics last sent
 
     def project_of(self, path: Path) -> Project | None:
-        path = path.resolve()
+        """The ruleset `path` (absolute) belongs to: one that lists it, else the nearest manifest
+        above it as written (a link that leads out of its ruleset is not followed out)."""
         for project in self.projects.values():
-            if project.owns(path):
+            if project.owns(project.local_path(path)):
                 return project
-        for folder in (path.parent, *path.parents):  # a ruleset not yet seen: the nearest manifest above
-            if (folder / MANIFEST).is_file():
+        for folder in path.parents:  # a ruleset not yet seen
+            if _is_manifest(folder / MANIFEST):
                 return self.projects.setdefault(folder.resolve(), Project(folder))
         return None
 
     def unsaved(self) -> dict[Path, str]:
-        return {Path(doc.path): doc.source for doc in self.workspace.text_documents.values() if doc.path}
+        """The texts of the documents open in the editor, by file (a document that is no file left out)."""
+        texts = {}
+        for uri, document in self.workspace.text_documents.items():
+            path = file_of(uri)
+            if path is None:
+                continue
+            try:
+                texts[path.resolve()] = document.source  # open: pygls holds its text, and reads no file
+            except (OSError, RuntimeError):  # a link in a loop
+                continue
+        return texts
 
     async def check(self, project: Project) -> None:
         """Check the project once no newer edit is waiting; publish; index its names."""
@@ -74,13 +131,26 @@ class RulesServer(LanguageServer):
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found))
 
     def place(self, params) -> tuple[Project, Path, str, int, int] | None:
-        """The project, file, text, line and column (from 1) of a request about a place."""
-        path = Path(to_fs_path(params.text_document.uri)).resolve()
-        project = self.project_of(path)
-        if project is None:
+        """The project, file, text, line and column (from 1) of a request about a place; None for a
+        document of no ruleset."""
+        uri = params.text_document.uri
+        path = file_of(uri)
+        project = path and self.project_of(path)
+        if not project:
             return None
-        text = self.workspace.get_text_document(params.text_document.uri).source
-        return project, path, text, params.position.line + 1, params.position.character + 1
+        return project, project.local_path(path), self.text_of(uri, path, project), \
+            params.position.line + 1, params.position.character + 1
+
+    def text_of(self, uri: str, path: Path, project: Project) -> str:
+        """The editor's text of an open document; else the file's, read as `validate` reads it (never
+        pygls's own reading: it reads any file, a FIFO or /dev/zero included, with no limit)."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is not None:
+            return document.source
+        try:
+            return read_source(path, project.boundary)
+        except LudolexError as error:
+            raise JsonRpcInvalidParams(error.diagnostics[0].message) from None
 
 
 server = RulesServer()
@@ -89,10 +159,15 @@ server = RulesServer()
 @server.feature(lsp.INITIALIZED)
 async def initialized(ls: RulesServer, params: lsp.InitializedParams) -> None:
     """Check every ruleset of the workspace at once: its problems show before any file is opened."""
-    roots = [Path(to_fs_path(f.uri)) for f in ls.workspace.folders.values()] or \
-            ([Path(ls.workspace.root_path)] if ls.workspace.root_path else [])
-    for root in roots:
-        for folder in discover(root):
+    roots = [file_of(f.uri) for f in ls.workspace.folders.values()] or [file_of(ls.workspace.root_uri)]
+    for root in filter(None, roots):
+        try:
+            found = discover(root)
+        except OSError:  # a folder that cannot be listed
+            continue
+        for folder in found:
+            if len(ls.projects) >= MOST_RULESETS:
+                break
             ls.projects.setdefault(folder.resolve(), Project(folder))
     await asyncio.gather(*(ls.check(p) for p in list(ls.projects.values())))
 
@@ -102,8 +177,9 @@ async def initialized(ls: RulesServer, params: lsp.InitializedParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 async def changed(ls: RulesServer, params) -> None:
-    project = ls.project_of(Path(to_fs_path(params.text_document.uri)))
-    if project is not None:
+    path = file_of(params.text_document.uri)
+    project = path and ls.project_of(path)
+    if project:
         await ls.check(project)
 
 
@@ -167,6 +243,13 @@ def on_rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | 
     for found in project.index.references(occurrence.name):
         changes.setdefault(found.file.as_uri(), []).append(lsp.TextEdit(range=_range(found), new_text=new))
     return lsp.WorkspaceEdit(changes=changes)
+
+
+def _is_manifest(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a folder that may not be looked into
+        return False
 
 
 def _to_lsp(diagnostic: Diagnostic) -> lsp.Diagnostic:

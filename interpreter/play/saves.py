@@ -38,6 +38,7 @@ from interpreter.play.game import Game
 SAVE_FORMAT = 2
 MAX_SAVE_BYTES = 200_000_000  # a saved game of a million decisions is some tens of megabytes
 SHOWN_LABELS = 8  # options named in an error about a choice the rules no longer offer
+LARGEST_SEED = 2**62 + 10_000_000  # `play --seed` takes up to 2**62; `simulate` stores up to 10 million more (STORED_SEEDS of the cli)
 
 
 class SaveError(Exception):
@@ -75,6 +76,7 @@ def check_save(saved, where) -> dict:
         "not a JSON object" if not isinstance(saved, dict)
         else "`game` is not a text" if not isinstance(saved.get("game"), str)
         else "`seed` is not a whole number" if not _whole_number(saved.get("seed"))
+        else f"`seed` is not between 0 and {LARGEST_SEED:,}" if not 0 <= saved["seed"] <= LARGEST_SEED
         else "`choices` is not a list of whole numbers"
         if not (isinstance(saved.get("choices"), list) and all(map(_whole_number, saved["choices"])))
         else "`players` is not a list of names"

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import stat
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from interpreter.diagnostics.diagnostic import Diagnostic, Position, remember_text
 from interpreter.diagnostics.errors import LudolexError
-from interpreter.safety.limits import LIMITS
+from interpreter.safety.limits import LIMITS, SourceBytes
 
 PACKAGE = Path(__file__).resolve().parent.parent  # interpreter/
 
@@ -42,6 +42,7 @@ class Boundary:
 
     project: Path
     roots: tuple[Path, ...]
+    source_bytes: SourceBytes = field(default_factory=SourceBytes, compare=False, repr=False)  # shared by `including`'s copies
 
     @classmethod
     def of_ruleset(cls, folder: Path) -> "Boundary":
@@ -150,7 +151,7 @@ def read_source_bytes(path: Path, boundary: Boundary | None = None) -> bytes:
                       hint=OUTSIDE_HINT)
     data = _UNSAVED.get(real)
     if data is not None:
-        return _within_size(data, path, refuse)
+        return _within_size(data, path, refuse, real, boundary)
     try:
         if not stat.S_ISREG(os.stat(real).st_mode):  # before opening: opening a device may act on it
             raise refuse("LX210", f"`{path.name}` is not a regular file (a folder, a FIFO, a device...): it is not read")
@@ -161,13 +162,17 @@ def read_source_bytes(path: Path, boundary: Boundary | None = None) -> bytes:
             data = file.read(LIMITS.file_bytes + 1)
     except OSError as error:
         raise refuse("LX210", f"`{path.name}` cannot be read: {error.strerror or error}") from None
-    return _within_size(data, path, refuse)
+    return _within_size(data, path, refuse, real, boundary)
 
 
-def _within_size(data: bytes, path: Path, refuse) -> bytes:
+def _within_size(data: bytes, path: Path, refuse, real: Path, boundary: Boundary) -> bytes:
     if len(data) > LIMITS.file_bytes:
         raise refuse("LX211", f"`{path.name}` is larger than {LIMITS.file_bytes:,} bytes (LUDOLEX_FILE_BYTES)",
                       hint="split it into smaller files, or raise the limit (docs/limits.md)")
+    if not boundary.source_bytes.count(real, len(data)):
+        raise refuse("LX211", f"`{path.name}` makes the game's files larger than {LIMITS.ruleset_bytes:,} bytes "
+                              "together (LUDOLEX_RULESET_BYTES)",
+                      hint="a game this large is slow to check: raise the limit for a game you trust (docs/limits.md)")
     return data
 
 

@@ -17,6 +17,7 @@ from interpreter.diagnostics.errors import RuleRuntimeError
 @dataclass
 class Limits:
     file_bytes: int = 1_000_000  # one rules, content, scenario, bot or manifest file
+    ruleset_bytes: int = 2_000_000  # all the files one ruleset reads, together (`SourceBytes`)
     yaml_depth: int = 64  # collections inside collections, in one YAML document
     yaml_values: int = 1_000_000  # values of one YAML document, counting every repeat of an alias
     components: int = 100_000  # pieces, cards and tokens of one game, all kinds together
@@ -47,6 +48,24 @@ class Limits:
 
 
 LIMITS = Limits.from_environment()
+
+
+class SourceBytes:
+    """The bytes of source one ruleset has read (manifest, rules, content, scenarios, bots, a variant's
+    base's files), each file counted once, at the size it had when last read: the same files read
+    again (the language server reads them at every edit) add nothing."""
+
+    def __init__(self):
+        self.by_file: dict[str, int] = {}
+        self.total = 0
+
+    def count(self, file, size: int) -> bool:
+        """Count `size` bytes read from `file` (resolved); whether the ruleset is still within
+        `LIMITS.ruleset_bytes`."""
+        key = str(file)
+        self.total += size - self.by_file.get(key, 0)
+        self.by_file[key] = size
+        return self.total <= LIMITS.ruleset_bytes
 
 
 class LimitExceeded(RuleRuntimeError):

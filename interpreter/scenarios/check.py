@@ -15,7 +15,7 @@ from interpreter.scenarios.run import FACE_DOWN, parse_label
 
 def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = None) -> list:
     """Problems of meaning in a scenario file: names the game lacks, positions needing more components."""
-    boundary = Boundary.of_ruleset(ruleset.directory)
+    boundary = ruleset.boundary or Boundary.of_ruleset(ruleset.directory)
     parsed = parsed or parse_scenario_file(path, boundary)
     locate = Locator(path, boundary)
     found = []

@@ -20,6 +20,7 @@ columns (its old games keep them empty). Runs since format 4 name their seating 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -99,7 +100,7 @@ class Results:
         try:
             with self._errors():
                 if read_only:
-                    self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+                    self.db = self._connect_read_only()
                 else:
                     self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
                 self._check()  # before anything is written
@@ -112,6 +113,21 @@ class Results:
         except DatabaseError:
             self.close()
             raise
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A connection that never writes. To read a database in WAL mode, SQLite makes a `-shm` file
+        beside it, and refuses where it cannot (read-only media, a folder of someone else's). There,
+        a database without a `-wal` file holds all its games itself and nobody is writing it: it is
+        read as immutable, without the `-shm` file."""
+        uri = self.path.resolve().as_uri()
+        wal, shm = (self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))
+        if os.access(self.path.parent, os.W_OK) or shm.exists():
+            return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+        if wal.exists():
+            raise DatabaseError(f"{self.path}: its last games are in {wal.name}, which SQLite reads only with a "
+                                f"{shm.name} file beside it, and this folder is read-only: copy both files to a "
+                                "folder you can write, and read them there")
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=BUSY_SECONDS)
 
     def _use_write_ahead_log(self) -> None:
         """Readers and a second writer do not wait for long. Changing the journal mode fails at once,

@@ -48,7 +48,7 @@ def check_ruleset(folder: Path) -> tuple[list[Diagnostic], RulesCompiled | None]
         ruleset = None
     else:
         diagnostics += ruleset.warnings + provisional_notes(ruleset.content)
-    boundary = Boundary.of_ruleset(folder)
+    boundary = stages.boundary if stages is not None else Boundary.of_ruleset(folder)  # one count of the bytes read
     for scenario_file in sorted((folder / "tests").glob("*.yaml")):
         try:
             parsed = parse_scenario_file(scenario_file, boundary)
