@@ -129,9 +129,17 @@ def test_repeat_a_huge_number_of_times_stops(tmp_path):
     assert line_of(error) == 5
 
 
-def test_a_map_number_of_2_to_the_63_stops(tmp_path):
-    error = runaway(tmp_path, "repeat camp.slots times:\n    pass\n", slots=2**63)
+def test_a_map_number_as_large_as_a_game_holds_stops(tmp_path):
+    error = runaway(tmp_path, "repeat camp.slots times:\n    pass\n", slots=LIMITS.largest_number)
     assert line_of(error) == 5
+
+
+def test_a_map_number_of_2_to_the_63_is_refused_before_any_game(tmp_path):
+    with pytest.raises(LudolexError) as refused:
+        tiny_game(tmp_path, "repeat camp.slots times:\n    pass\n", slots=2**63)
+    (diagnostic,) = refused.value.diagnostics
+    assert diagnostic.code == "LX205" and "LUDOLEX_LARGEST_NUMBER" in diagnostic.message
+    assert diagnostic.position.file.endswith("content.yaml") and diagnostic.position.line == 5
 
 
 def test_a_loop_inside_an_always_rule_stops(tmp_path):

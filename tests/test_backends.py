@@ -106,7 +106,7 @@ def test_a_runtime_error_is_reported_at_the_statement_that_failed(tmp_path, back
     with pytest.raises(RuleRuntimeError) as caught:
         game.choose(0)
     assert (caught.value.position.line, caught.value.position.column) == (14, 17)  # `set tally = ...`
-    assert "TypeError" in str(caught.value)
+    assert caught.value.message == "none where a player is needed (to name a player's zone or variable)"  # `supply(nobody)`
 
 
 TALLY = """\

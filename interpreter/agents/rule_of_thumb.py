@@ -28,6 +28,7 @@ from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import PASS, Decision, render_value
+from interpreter.language.failures import in_plain_words
 from interpreter.safety.files import Boundary
 from interpreter.safety.watchdog import WATCHDOG
 
@@ -126,7 +127,7 @@ class PolicyAgent:
             inside_rules = error.position is not None and error.position.file != position.file
             raise error if inside_rules else type(error)(position, error.message) from None
         except Exception as error:
-            raise RuleRuntimeError(position, f"the bot's value of `{decision.name}`: {type(error).__name__}: {error}") from None
+            raise RuleRuntimeError(position, f"the bot's value of `{decision.name}`: {in_plain_words(error)}") from None
         finally:
             rt.running = False
         return scores

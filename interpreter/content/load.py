@@ -1,6 +1,7 @@
 """Reading a game's content files (a folder of YAML files, or single files) into one `Content`."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -11,6 +12,7 @@ from interpreter.content.yaml_source import position_of, read_yaml
 from interpreter.diagnostics.diagnostic import Diagnostic, loaded_text
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.safety.files import Boundary
+from interpreter.safety.limits import LIMITS
 
 
 def load_content(places: Path | list[Path], boundary: Boundary | None = None) -> tuple[Content | None, list[Diagnostic]]:
@@ -84,6 +86,7 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
         if parsed.board.grid:
             for name in parsed.board.grid.attributes:
                 content.positions[("attributes", name)] = position_of(document, ("board", "grid", "attributes", name), file)
+    _check_values(parsed, document, file, diagnostics)
     for kind, spec in parsed.pieces.items():
         if kind in content.pieces:
             diagnostics.append(Diagnostic("LX301", f"piece kind `{kind}` is declared twice", position_of(document, ("pieces", kind), file)))
@@ -109,6 +112,44 @@ def _merge(content: Content, parsed: ContentFile, document, file: str, diagnosti
                 quoted = _is_quoted(file, line + 1, column)
                 first_line, indent = line + 1, column + (1 if quoted else 0)
             content.abilities.append(Ability(kind, name, source, file, first_line, indent + 1, block))
+
+
+def _check_values(parsed: ContentFile, document, file: str, diagnostics: list[Diagnostic]) -> None:
+    """The values of properties and attributes a rule may compute with: each number within what a game
+    holds (LUDOLEX_LARGEST_NUMBER), and a list's items all numbers or all texts. A rule adding up
+    `costs: [0, 1, x]` would otherwise fail in the middle of a game."""
+    values = [(("pieces", kind, "properties", name), value)
+              for kind, spec in parsed.pieces.items() for name, value in spec.properties.items()]
+    board = parsed.board
+    if board is not None:
+        prefix, places = (("board", "grid", "attributes"), board.grid.attributes) if board.grid else \
+            (("board", "locations"), board.locations or {})
+        values += [((*prefix, place, name), value)
+                   for place, attributes in places.items() for name, value in attributes.items()]
+    for path, value in values:
+        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        for number, item in items:
+            if type(item) is int and abs(item) > LIMITS.largest_number:
+                digits = str(item)
+                shown = digits if len(digits) <= 20 else digits[:20] + "..."
+                diagnostics.append(Diagnostic("LX205", f"`{path[-1]}`: the number {shown} is larger than "
+                                              f"{LIMITS.largest_number:,}, the largest a game holds "
+                                              "(LUDOLEX_LARGEST_NUMBER)", _place(document, path, number, file)))
+        kinds = [_kind_of(item) for _, item in items]
+        usual = max(kinds, key=kinds.count) if kinds else None  # the type of most items (of the first, in a tie)
+        for (number, item), kind in zip(items, kinds):
+            if kind != usual:
+                diagnostics.append(Diagnostic("LX205", f"`{path[-1]}` is a list of {usual}s with a {kind} in it "
+                                              f"({json.dumps(item)}): a rule that reads its items would fail on it",
+                                              _place(document, path, number, file)))
+
+
+def _kind_of(value) -> str:
+    return "number" if type(value) is int else "text" if isinstance(value, str) else "truth value"
+
+
+def _place(document, path: tuple, number: int | None, file: str):
+    return position_of(document, path if number is None else (*path, number), file, value=True)
 
 
 def _value_place(kind, table: str, name: str) -> tuple[int, int]:

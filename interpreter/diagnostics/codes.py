@@ -61,6 +61,8 @@ CODES: dict[str, tuple[str, str]] = {
     "LX333": ("error", "`simultaneously for each p` whose block does not start with `choose ... by p`"),
     "LX334": ("warning", "a property named like an attribute every component has (`id`, `kind`, `owner`, `zone`, `location`)"),
     "LX335": ("warning", "a `because` that can record nothing: the manifest names no `score`, or the statement makes nobody score"),
+    "LX336": ("error", "`none` written where a value is needed: an argument read as a zone, a list, a number or a player, a `repeat` count, an index past the end of a list written out"),
+    "LX337": ("error", "a `choose` that nobody can decide: it has no `by`, and no player acts where it is asked (outside any `turn` or `as`)"),
     "LX401": ("note", "values the content marks as provisional: stand-ins for what the rulebook does not give"),
 }
 

@@ -339,6 +339,7 @@ def write_perform(node: s.Perform, scope: Scope, out: Writer) -> bool:
     component, body = out.temp(), out.temp()
     deciding = node.decides(out.deciding)
     out.line(f"{component} = {_code(node.subject, scope)}", node.pos)
+    node.check_subject(scope)
     out.line(f"{body} = rt.program.abilities.get(({component}.kind, {out.literal(node.ability)})) "
              f"if {component} is not None else None", node.pos)
     out.line(f"if {body} is not None:", node.pos)
@@ -429,6 +430,7 @@ def write_for_each(node: s.ForEach, scope: Scope, out: Writer) -> bool:
 
 def write_repeat(node: s.Repeat, scope: Scope, out: Writer) -> bool:
     times = _code(node.times, scope) if node.times else None
+    node.check_times(scope)
     out.line("while True:" if times is None else f"for _ in range({times}):", node.pos)
     with out.indented():
         _count_step(node.pos, out)

@@ -256,6 +256,12 @@ BUILTINS = {
     "reverse": (reverse, ("list",), "list"),
 }
 
+# The arguments (builtin, place from 0) that may be none: the function then gives none or nothing
+# (`top(none)` is none, `adjacent(none, orthogonal)` is []). Every other argument fails on none.
+ACCEPTS_NONE = {("top", 0), ("bottom", 0), ("on_top", 0), ("adjacent", 0), ("adjacent", 1), ("ray", 0), ("ray", 1),
+                ("step", 0), ("step", 1), ("step", 2), ("direction", 0), ("direction", 1), ("region", 0), ("region", 2),
+                ("random", 0)}
+
 # What a cached function's values depend on (language.reads). The builtins read the state only
 # through its zones and the components in them. These draw at random:
 DRAWING = (roll, random_item)

@@ -10,8 +10,9 @@ from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
 from interpreter.language import declarations as d
+from interpreter.language import statements
 from interpreter.language.builtins import COMPONENT_ATTRIBUTES
-from interpreter.language.expressions import ListOf, Literal, Negate
+from interpreter.language.expressions import ListOf, Literal, Name, Negate
 from interpreter.language.grammar import reserved_words
 from interpreter.language.scope import Symbols
 from interpreter.language.statements import Deciding
@@ -54,6 +55,8 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
         connections=set(board.connection_types),
         locations=set(board.locations),
         kind_properties={name for spec in content.pieces.values() for name in spec.properties},
+        kind_property_types=_kind_property_types(content),
+        properties_of_kind={kind: frozenset(spec.properties) for kind, spec in content.pieces.items()},
         location_attributes={name for _, data in board.graph.nodes(data=True) for name in data},
         abilities={a.name for a, _ in abilities if not a.value},
         card_values={a.name for a, _ in abilities if a.value},
@@ -160,6 +163,17 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
     return symbols
 
 
+def _kind_property_types(content: Content) -> dict[str, str]:
+    """The type of each fixed value of the kinds that every kind having it gives as a number, or every
+    one as a list (a kind without it reads it as none, which every place accepts). A text may name a
+    player, a zone, a kind...: its type is not known."""
+    types: dict[str, set] = {}
+    for spec in content.pieces.values():
+        for name, value in spec.properties.items():
+            types.setdefault(name, set()).add("list" if isinstance(value, list) else "number" if type(value) is int else "any")
+    return {name: found.pop() for name, found in types.items() if len(found) == 1 and found != {"any"}}
+
+
 # What the names the content gives are (`Symbols.kind_of`), in the words of a message.
 CONTENT_NAMES = {"kind": "kind of piece", "trait": "trait", "player": "player", "connection": "connection type"}
 
@@ -237,6 +251,68 @@ def find_deciding(declarations: list, abilities: list) -> Deciding:
         getattr(deciding, table)[name] = True
         found += callers.get(node, [])
     return deciding
+
+
+def check_deciders(declarations: list, abilities: list, diagnostics: list[Diagnostic]) -> None:
+    """LX337: a `choose` without `by` (or `by you`) that runs where no player acts, so that nobody could
+    answer it: in `setup:` or `play:` outside any `turn` or `as` (where `you` is none), or in a
+    procedure, `when` rule or ability that such a place runs."""
+    bodies: dict[tuple, list] = {}  # ("procedure", name) / ("event", key) / ("ability", name) -> bodies
+    for x in declarations:
+        if isinstance(x, (d.ProcedureDecl, d.InsteadDecl)):
+            bodies.setdefault(("procedure", x.name), []).append(x.body)
+        elif isinstance(x, d.WhenDecl):
+            bodies.setdefault(("event", x.event), []).append(x.body)
+    for ability, body in abilities:
+        bodies.setdefault(("ability", ability.name), []).append(body)
+    waiting = [(x.body.statements, None) for x in declarations if isinstance(x, (d.SetupDecl, d.PlayDecl))]
+    reached, reported = set(), set()
+    while waiting:
+        block, caller = waiting.pop()  # caller: where `setup:` or `play:` runs these statements, if not there
+        for statement in block:
+            if isinstance(statement, (statements.Turn, statements.As)) and not _is_you(statement.player):
+                continue  # a player acts inside
+            if isinstance(statement, statements.Choose) and (statement.by is None or _is_you(statement.by)) \
+                    and not _never_asked(statement) and id(statement) not in reported:
+                reported.add(id(statement))
+                diagnostics.append(_nobody_decides(statement, caller))
+            for runs in _runs(statement):
+                if runs in bodies and runs not in reached:
+                    reached.add(runs)
+                    waiting += [(body.statements, caller or statement.pos) for body in bodies[runs]]
+            waiting.append((statement.substatements(), caller))
+
+
+def _is_you(expr) -> bool:
+    return isinstance(expr, Name) and expr.name == "you"
+
+
+def _never_asked(choose) -> bool:
+    """A `choose` that can never have an option (LX326) is never asked of anyone."""
+    empty = any(isinstance(source, ListOf) and not source.items for _, source in choose.bindings)
+    return empty or (isinstance(choose.where, Literal) and not choose.where.value)
+
+
+def _runs(statement) -> list[tuple]:
+    """What else a statement runs, with the `you` of the rule that runs it."""
+    if isinstance(statement, statements.CallProcedure):
+        return [("procedure", statement.name)]
+    if isinstance(statement, statements.Emit):
+        return [("event", ("event", statement.event))]
+    if isinstance(statement, statements.Perform):
+        return [("ability", statement.ability)]
+    if isinstance(statement, statements.Move):
+        return [("event", statements.MOVED)]
+    if isinstance(statement, statements.Phase):
+        return [("event", ("start", statement.name)), ("event", ("end", statement.name))]
+    return []
+
+
+def _nobody_decides(choose, caller: Position | None) -> Diagnostic:
+    where = "" if caller is None else f"; it runs from {Path(caller.file).name}:{caller.line}"
+    return Diagnostic("LX337", f"nobody can decide `{choose.name}`: this `choose` has no `by`, and no player acts where "
+                      f"it runs (outside any `turn` or `as`, `you` is none){where}", choose.pos,
+                      hint="say who decides with `by PLAYER`, or run it inside `turn PLAYER:` or `as PLAYER:`")
 
 
 class _Recorder(dict):

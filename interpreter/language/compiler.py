@@ -11,10 +11,11 @@ from interpreter.engine import board as boards
 from interpreter.engine.state import BOX
 from interpreter.language import block_code
 from interpreter.language import declarations as d
-from interpreter.language.checker import find_deciding
+from interpreter.language.checker import check_deciders, find_deciding
 from interpreter.language.codegen import CodeGen, CodeTooLarge, python_identifier
 from interpreter.language.explaining import GuardedOptions
-from interpreter.language.expressions import quantified_code
+from interpreter.language.expressions import function_result, quantified_code
+from interpreter.language.parameters import check_calls, find_needs
 from interpreter.language.program import Program, make_procedure, make_replaced, make_trigger
 from interpreter.language.scope import Scope, Symbols
 from interpreter.language.statements import Deciding, run_body
@@ -55,8 +56,14 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             parts = [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers.get(decl.name, [])]
             if not any(quantified_code(expr) for _, expr in parts):
                 symbols.inlinable[decl.name] = parts
+        if isinstance(decl, d.FunctionDecl):  # what gives its value: the types of its value (`function_result`)
+            symbols.function_parts[decl.name] = ([(decl.params, decl.body)]
+                                                 + [(m.params, m.amount) for m in modifiers.get(decl.name, [])]
+                                                 + [(o.params, o.value) for o in overrides.get(decl.name, [])])
     where = start
     try:
+        for name in symbols.function_parts:  # the type of each function's value, before any call is checked
+            function_result(scope, name)
         for number, decl in enumerate(declarations):
             where = decl.pos
             if isinstance(decl, d.OptionDecl) and decl.name in symbols.options:  # its default; a game may choose another
@@ -111,6 +118,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         scope.error("LX106", f"the rules compile to more than {LIMITS.compiled_characters:,} characters of Python "
                     "(LUDOLEX_COMPILED_CHARACTERS): make them smaller", where)
         return program
+    check_deciders(declarations, abilities, diagnostics)
+    find_needs(declarations, symbols)
+    check_calls(declarations + [body for _, body in abilities], symbols, diagnostics)
     if symbols.score in program.functions:
         program.score = program.function_from_outside(symbols.score)
     for decl in declarations:

@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.suggestions import did_you_mean
-from interpreter.language.builtins import BUILTINS, COMPONENT_ATTRIBUTES, divide_whole, remainder, sort_by
+from interpreter.language.builtins import ACCEPTS_NONE, BUILTINS, COMPONENT_ATTRIBUTES, divide_whole, remainder, sort_by
 from interpreter.language.codegen import python_identifier
 from interpreter.language.scope import Scope
-from interpreter.language.types import ANY, check
+from interpreter.language.types import ANY, WORDS, check
 
 FAILED = "None"  # the code emitted for a node that failed to check; never run (loading fails)
 
@@ -94,6 +94,14 @@ class Name(Expr):
             code = call.code(scope, names)
             self.type = call.type
             return code
+        if what == "function":
+            scope.error("LX307", f"`{name}` is a function of {symbols.functions[name]} parameter(s): it is not a value "
+                        "by itself", self.pos, hint=f"call it: `{name}(...)`")
+            return FAILED
+        if what == "procedure":
+            scope.error("LX306", f"`{name}` is a procedure: it is not a value", self.pos,
+                        hint="call it as a statement, on a line of its own")
+            return FAILED
         hint = symbols.local_to_a_faction(name) or did_you_mean(name, lambda: scope.visible_names() | set(names))
         scope.error("LX302", f"unknown name `{name}`", self.pos, hint=hint)
         return FAILED
@@ -115,6 +123,7 @@ class Call(Expr):
             symbols.used.add(name)
             if not self._arity(scope, symbols.functions[name]):
                 return FAILED
+            self.type = function_result(scope, name)
             parts = symbols.inlinable.get(name)
             if (parts and all(self.is_simple(a) for a in args) and name not in scope.inlining and len(scope.inlining) < 4
                     and inline_cost(symbols, name) <= INLINE_LIMIT):
@@ -132,6 +141,8 @@ class Call(Expr):
             if not self._arity(scope, 1):
                 return FAILED
             check(scope, self.args[0].pos, "player", self.args[0].type, f"the player of `{name}(...)`")
+            if is_none(self.args[0]):
+                scope.error("LX336", f"`{name}(none)`: `{name}` belongs to each player, and none is no player", self.args[0].pos)
             if name in symbols.zones:
                 self.type = "zone"
                 return f"({name + '/'!r} + {args[0]})"
@@ -142,6 +153,10 @@ class Call(Expr):
                 return FAILED
             for number, (expected, arg) in enumerate(zip(parameters, self.args), 1):
                 check(scope, arg.pos, expected, arg.type, f"argument {number} of `{name}`")
+                if is_none(arg) and (name, number - 1) not in ACCEPTS_NONE:
+                    scope.error("LX336", f"argument {number} of `{name}` is none, where {WORDS[expected]} is needed", arg.pos)
+            if name == "nth":
+                self._check_place(scope)
             if name == "top" and self.is_simple(args[0]):
                 return f"(Z.get({args[0]})[-1] if Z.get({args[0]}) else None)"
             if name == "tops":
@@ -165,6 +180,14 @@ class Call(Expr):
         scope.error("LX303", f"unknown function `{name}`", self.pos, hint=hint)
         return FAILED
 
+    def _check_place(self, scope: Scope) -> None:
+        """`nth([a, b], 5)`: a place written out, past the end of a list written out, is always none."""
+        items, place = self.args
+        number = written_number(place)
+        if isinstance(items, ListOf) and number is not None and not 0 <= number < len(items.items):
+            scope.error("LX336", f"`nth` of a list of {len(items.items)} item(s) at place {number} is always none "
+                        "(places count from 0)", place.pos)
+
     def _literal_connections(self, scope: Scope) -> tuple | None:
         via = self.args[1] if len(self.args) > 1 else None
         items = via.items if isinstance(via, ListOf) else [via]
@@ -177,6 +200,43 @@ class Call(Expr):
             scope.error("LX307", f"`{self.name}` takes {expected} argument(s), not {len(self.args)}", self.pos)
             return False
         return True
+
+
+def function_result(scope: Scope, name: str) -> str:
+    """The type of the value function `name` gives: its expression's, where its modifiers and overrides
+    give the same type (else `any`). Worked out the first time it is asked, so that a call written
+    before the function's declaration knows it too."""
+    results = scope.symbols.results
+    if name not in results:
+        results[name] = ANY  # while it is worked out: a function that calls itself gives `any`
+        typing = Scope(scope.symbols, [], pure=True, codegen=scope.codegen)  # its mistakes are reported where it is compiled
+        types = set()
+        for params, expr in scope.symbols.function_parts.get(name, []):
+            try:
+                expr.code(typing.with_locals(*params), {param: f"a{i}" for i, param in enumerate(params)})
+            except (RecursionError, MemoryError):  # too deep for Python: reported where it is compiled
+                return ANY
+            types.add(expr.type)
+        results[name] = types.pop() if len(types) == 1 else ANY
+    return results[name]
+
+
+def _kinds_with(symbols, name: str) -> list[str]:
+    kinds = [kind for kind in symbols.kinds if name in symbols.properties_of_kind.get(kind, ())]
+    return kinds[:5] + ["..."] if len(kinds) > 5 else kinds
+
+
+def is_none(expr: Expr) -> bool:
+    """Is this `none`, written out?"""
+    return isinstance(expr, Literal) and expr.value is None
+
+
+def written_number(expr: Expr) -> int | None:
+    """The number `3` or `-1` written out; None for anything else."""
+    if isinstance(expr, Negate):
+        inner = written_number(expr.operand)
+        return None if inner is None else -inner
+    return expr.value if isinstance(expr, Literal) and type(expr.value) is int else None
 
 
 MAX_INLINED_NESTING = 60  # Python compiles at most 200 nested brackets; inlining must not get near
@@ -262,7 +322,10 @@ class Attribute(Expr):
             if name not in symbols.kind_properties:
                 scope.error("LX308", f"kinds have no property `{name}`", self.pos,
                             hint=did_you_mean(name, symbols.kind_properties))
-            self.type = ANY
+            elif isinstance(self.subject, Name) and name not in symbols.properties_of_kind.get(self.subject.name, ()):
+                scope.error("LX308", f"kind `{self.subject.name}` has no property `{name}` (its value would always be none)",
+                            self.pos, hint=f"the kinds that have it: {', '.join(_kinds_with(symbols, name))}")
+            self.type = symbols.kind_property_types.get(name, ANY)
             return f"rt.program.kind_properties.get({subject}, {{}}).get({name!r})"
         on_component = name in COMPONENT_ATTRIBUTES or name in symbols.properties or name in symbols.kind_properties
         if self.subject.type == "location" or (not on_component and name in symbols.location_attributes):
@@ -292,6 +355,7 @@ class Attribute(Expr):
             def read(c):
                 return f"{c}.props.get({name!r}, {default})"
         elif name in scope.symbols.kind_properties and self.subject.type == ANY:
+            self.type = symbols.kind_property_types.get(name, ANY) if name not in symbols.location_attributes else ANY
             # an untyped value may be a component, a kind or a location: read what it has by that name
             helper = _helper(scope, "_kind_property", "def _kind_property(rt, x, name):\n"
                              "    if x is None:\n"
@@ -306,6 +370,8 @@ class Attribute(Expr):
                         f"if type({subject}) is not str and {subject} is not None else {helper}(rt, {subject}, {name!r}))")
             return f"{helper}(rt, {subject}, {name!r})"
         elif name in scope.symbols.kind_properties:
+            self.type = symbols.kind_property_types.get(name, ANY)
+
             def read(c):
                 return f"rt.program.kind_properties[{c}.kind].get({name!r})"
         else:
@@ -510,6 +576,8 @@ class Quantifier(Expr):
         scope.check_name(self.variable, self.pos)
         source = self.source.code(scope, names)
         check(scope, self.source.pos, "list", self.source.type, f"what `{q}` goes through")
+        if is_none(self.source):
+            scope.error("LX336", f"`{q}` goes through none, where a list is needed", self.source.pos)
         self.type = {"count": "number", "sum": "number", "any": "bool", "all": "bool", "select": "list"}.get(q, ANY)
         inner_scope = scope.with_locals(self.variable)
         inner = {**names, self.variable: var}
@@ -564,6 +632,8 @@ class SortedBy(Expr):
         scope.check_name(self.variable, self.pos)
         source = self.source.code(scope, names)
         check(scope, self.source.pos, "list", self.source.type, "what `sorted` orders")
+        if is_none(self.source):
+            scope.error("LX336", "`sorted` orders none, where a list is needed", self.source.pos)
         self.type = "list"
         inner_scope, inner = scope.with_locals(self.variable), {**names, self.variable: var}
         keys = []

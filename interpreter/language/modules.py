@@ -49,7 +49,7 @@ def _kind(decl) -> str:
     return {d.ZoneDecl: "zone", d.VariableDecl: "variable", d.FunctionDecl: "function"}.get(type(decl), "procedure")
 
 
-def _nodes(root):
+def nodes(root):
     """Every node of a syntax tree (dataclasses, in lists and tuples), without recursion."""
     stack = [root]
     while stack:
@@ -63,7 +63,7 @@ def _nodes(root):
 
 def _rename(decl, qualified: dict[str, str]) -> None:
     """Every reference to a local name inside `decl` (a name the declaration binds itself means its own)."""
-    for node in _nodes(decl):
+    for node in nodes(decl):
         if node is not decl and isinstance(node, NAMING) and node.name in qualified:
             node.name = qualified[node.name]
     if isinstance(decl, (d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)) and decl.name in qualified:
@@ -74,7 +74,7 @@ def _bound_names(decl):
     """(name, position, what) for every parameter of a declaration and every name its statements and expressions bind."""
     for param in getattr(decl, "params", None) or []:
         yield param, decl.pos, "the parameter"
-    for node in _nodes(decl):
+    for node in nodes(decl):
         if isinstance(node, s.Let):
             yield node.name, node.pos, "the value"
         elif isinstance(node, (s.ForEach, e.Quantifier, e.SortedBy)):

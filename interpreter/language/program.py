@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision
+from interpreter.language.failures import in_plain_words
+from interpreter.language.parameters import check_calls
 from interpreter.language.parser import parse
 from interpreter.language.scope import Scope
 from interpreter.language.statements import PROCEED, Deciding
@@ -75,7 +77,7 @@ class Program:
             except RuleRuntimeError:
                 raise
             except Exception as error:
-                raise RuleRuntimeError(position, f"`{name}`: {type(error).__name__}: {error}") from error
+                raise RuleRuntimeError(position, f"`{name}`: {in_plain_words(error)}") from error
 
         return call
 
@@ -88,6 +90,7 @@ class Program:
         diagnostics: list = []
         scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True).with_locals(*names)
         statement, _ = block.compile(scope, Deciding(), keep=("value",))
+        check_calls([block], self.symbols, diagnostics)
 
         def value(rt, env):
             statement(rt, env)

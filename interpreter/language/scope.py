@@ -29,10 +29,15 @@ class Symbols:
     events: dict[str, int] = field(default_factory=dict)  # custom event -> number of parameters
     trait_members: dict[str, frozenset] = field(default_factory=dict)  # trait -> kinds that have it
     kind_properties: set[str] = field(default_factory=set)  # fixed values declared on piece kinds
+    kind_property_types: dict[str, str] = field(default_factory=dict)  # such a value -> its type, where every kind agrees
+    properties_of_kind: dict[str, frozenset] = field(default_factory=dict)  # kind -> the names of its fixed values
     location_attributes: set[str] = field(default_factory=set)  # attributes of the board's locations
     used: set[str] = field(default_factory=set)  # functions and procedures something calls
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
+    function_parts: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)]: body, modifiers, overrides
+    results: dict[str, str] = field(default_factory=dict)  # function -> the type of its value (`expressions.function_result`)
+    needs: dict[tuple, dict] = field(default_factory=dict)  # what each parameter must hold (`parameters.find_needs`)
     inline_costs: dict[str, int] = field(default_factory=dict)  # function -> expression nodes its inlining writes
     # decision name -> {the names its options bind: the names in view wherever it is asked so}
     decisions: dict[str, dict[tuple, frozenset]] = field(default_factory=dict)

@@ -19,7 +19,8 @@ from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return,
 from interpreter.engine.state import Component
 from interpreter.language.builtins import land_at_random
 from interpreter.language.explaining import ChoiceRule
-from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names
+from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names, is_none
+from interpreter.language.failures import in_plain_words
 from interpreter.language.scope import Scope
 from interpreter.language.types import ANY, check
 from interpreter.safety.limits import LIMITS, LimitExceeded
@@ -133,7 +134,7 @@ def _at(error: Exception, pos: Position) -> RuleRuntimeError:
         return LimitExceeded(pos, error.message)
     if isinstance(error, RuleRuntimeError):
         return error
-    return RuleRuntimeError(pos, f"{type(error).__name__}: {error}")
+    return RuleRuntimeError(pos, in_plain_words(error))
 
 
 def bounded(expr: Expr, value, pos: Position):
@@ -570,9 +571,14 @@ class Perform(Stmt):
             scope.error("LX314", f"no kind of piece has an ability `{self.ability}`", self.pos,
                         hint=did_you_mean(self.ability, scope.symbols.abilities))
 
+    def check_subject(self, scope: Scope) -> None:
+        """Once the subject is compiled (its type known)."""
+        check(scope, self.subject.pos, "component", self.subject.type, f"what `perform {self.ability} of` acts on")
+
     def compile(self, scope, deciding):
         self.check_ability(scope)
         subject, ability = self.subject.compile(scope), self.ability
+        self.check_subject(scope)
         generator = self.decides(deciding)
 
         pos = self.pos
@@ -918,8 +924,17 @@ class Repeat(Stmt):
     def substatements(self):
         return self.body.statements
 
+    def check_times(self, scope: Scope) -> None:
+        """Once the count is compiled (its type known)."""
+        if self.times is None:
+            return
+        check(scope, self.times.pos, "number", self.times.type, "how many times `repeat` runs")
+        if is_none(self.times):
+            scope.error("LX336", "`repeat none times`: the count must be a number", self.times.pos)
+
     def compile(self, scope, deciding):
         times = self.times.compile(scope) if self.times else None
+        self.check_times(scope)
         body, generator = self.body.compile(scope, deciding)
         pos = self.pos
         if generator:
@@ -975,6 +990,10 @@ class Choose(Stmt):
             bounds, pos = number_range
             return bounds, None, None, pos
         code = self._option_code(scope, names)
+        twice = sorted({name for name in self.binds() if self.binds().count(name) > 1})
+        if twice:  # reported; no code for playout mode, whose function would take the name twice
+            scope.error("LX301", f"`choose ... as {self.name}` binds `{twice[0]}` twice", self.pos)
+            return None, self._options(*code), None, None
         return None, self._options(*code), self._drawing(*code), None
 
     def option_source(self, scope: Scope):
@@ -989,6 +1008,8 @@ class Choose(Stmt):
         if bounds is not None:
             bounds = scope.codegen.expression(bounds)
             return (lambda rt, env: number_range(rt, bounds(rt, env), pos)), None
+        if lists_and_test is None:
+            return scope.codegen.expression(options), None
         lists_and_test = scope.codegen.expression(lists_and_test)
         return scope.codegen.expression(options), lambda rt, env, rng, optional: draw_option(
             lists_and_test(rt, env), rng, optional)
@@ -1086,6 +1107,8 @@ class Choose(Stmt):
                 scope.error("LX326", f"`choose ... as {self.name}`: `{name}` has no value to choose from", source.pos)
             sources.append(source.code(inner, names))
             check(scope, source.pos, "list", source.type, f"the options of `{name}`")
+            if is_none(source):
+                scope.error("LX336", f"`choose ... as {self.name}`: `{name}` is chosen in none, where a list is needed", source.pos)
             inner = inner.with_locals(name)
             names = {**names, name: f"v_{name}"}
         if isinstance(self.where, Literal) and not self.where.value:
