@@ -262,3 +262,5 @@ def test_a_request_is_bounded_in_size_and_in_the_work_it_asks():
     stack = ["loc:c1"] + [f"comp:warrior-{i}" for i in range(2000)]  # a click on a stack of 2,000 alike pieces
     assert client.post("/api/why", json={"seat": "marquise", "picks": [stack]}).status_code == 200
     assert client.post("/api/why", json={"seat": "marquise", "label": "c9"}).status_code == 200
+    deep = client.post("/api/why", data="[" * 2000 + "]" * 2000, content_type="application/json")
+    assert deep.status_code == 400 and "nested" in deep.get_json()["error"]  # found by tools/fuzz.py: a 500

@@ -1,49 +1,72 @@
 #!/usr/bin/env python3
-"""Fuzz the engine with mutated games: can a stranger's rules, content, manifest, scenario or bot
-file run code, read files, hang or crash it?
+"""Fuzz the engine with mutated games, and its two servers with mutated requests: can a stranger's
+rules, content, manifest, scenario or bot file, a page's request to `ludolex serve` or an editor's
+message to `ludolex lsp` run code, read files, hang or crash it, or give away a hidden card?
 
     python tools/fuzz.py --inputs 50000 --jobs 2 --seed 1 --report fuzz.json --findings fuzz-findings
     python tools/fuzz.py --replay fuzz-findings/runtime-hang-root-rules-0000123 [--in-process]
 
 Options: --inputs N, --seed S (an input is a function of the seed and its number), --jobs N
-(worker processes, 2), --games cernunos,root, --timeout SECONDS (per phase of an input, 5),
---findings DIR, --keep N (reproducers per signature and worker, 3), --report FILE (JSON),
---replay DIR (run a saved finding again; --in-process: without a child or a timeout, for a
-debugger).
+(worker processes, 2), --games a,b (default: every game of rulesets/, found by
+fuzz_mutations.shipped_games), --targets games,serve,lsp (default: all three), --timeout SECONDS
+(per phase of an input, 5), --findings DIR, --keep N (reproducers per signature and worker, 3),
+--report FILE (JSON), --replay DIR (run a saved finding again; --in-process: without a child or a
+timeout, for a debugger).
 
-Each input is a copy of a shipped game (its ruleset folder, two of its scenario files, its bots,
-its content folder; the manifest's `content:` pointing at the copy) with ONE file mutated by
-tools/fuzz_mutations.py. Each worker keeps one copy per game and rewrites then restores only the
-mutated file. Inputs cycle through (game, file kind) pairs, 23 at a time (SCHEDULE_WEIGHTS): 70%
-Cernunos, 30% Root, whose inputs cost three times as much; Cernunos has no bot file.
+Three targets. `games`: an input is a copy of a game (its ruleset folder, two of its scenario
+files, its bots, its content folder; the manifest's `content:` pointing at the copy) with ONE file
+mutated by tools/fuzz_mutations.py. Each worker keeps one copy per game and rewrites then restores
+only the mutated file. `serve`: a session of 4 to 20 requests to the web page's server, in-process
+(tools/fuzz_serve.py). `lsp`: a session of JSON-RPC messages to `ludolex lsp`, run in a process of
+its own over pipes (tools/fuzz_lsp.py).
 
-An input is validated (`validate_ruleset`, each diagnostic rendered as `ludolex validate` prints it,
-the bot files loaded as `ludolex simulate --bots` does, a mutated scenario file read as pytest
-does). When no error is reported, three games are played through `play_one` (random bots on seeds
-1 and 2, invariants checked on seed 2, the game's rule_of_thumb bot on seed 3 when it has one; at
-most 20 turns) and the first scenarios of a mutated scenario file are run.
+Inputs cycle through pairs, 86 at a time (SCHEDULE_WEIGHTS): (game, file kind), ("serve", game)
+and ("lsp", game); the first 28 inputs of a run take each pair once. An input's cost is mostly
+validating a whole game: about 0.2 s for Cernunos, 0.9 s for Root and The 7th Citadel, 1.2 s for
+Wonderland's War; a serve session 0.06 s; an lsp session about 1.3 s of wall time (a fresh server
+checks the game, then waits for its diagnostics). So a cycle is 36 inputs of Cernunos, 26 serve
+sessions (all games), 8 lsp sessions (5 on Cernunos), and 6 of Root, 5 of each other game (one per
+file kind): about 0.43 s per input, 50,000 inputs in about three hours on two idle cores. A game
+added to rulesets/ gets one input per file kind, one serve and one lsp session per cycle.
 
-Each input runs in a child forked from a warm worker (the engine imported, the games loaded once),
-with a wall-clock timeout per phase (the worker has the child print its Python stack, then kills
-it: a hang), a memory cap (RLIMIT_AS, 4 GB) and its outcome sent back as JSON lines through a
-pipe. An audit hook in the child reports any process started (os.system, subprocess...) and any
-file opened, listed or written outside the game's copy, the engine and Python; some mutations
-carry payloads (`__import__('os').system('touch LUDOLEX_PWNED')`, dangerous YAML tags...) that
-create the file LUDOLEX_PWNED if they ever run. The children get tight run-time limits through
-LUDOLEX_* variables (RUN_TIME_LIMITS, interpreter/safety/limits.py) unless they are set already.
+A `games` input is validated (`validate_ruleset`, each diagnostic rendered as `ludolex validate`
+prints it, the bot files loaded as `ludolex simulate --bots` does, a mutated scenario file read as
+pytest does). When no error is reported, three games are played through `play_one` (random bots on
+seeds 1 and 2, invariants checked on seed 2, the game's rule_of_thumb bot on seed 3 when it has
+one; at most 20 turns) and the first scenarios of a mutated scenario file are run.
 
-The summary table counts, per game and file kind: inputs; clean (no error); diagn (errors
-reported: the expected answer to bad input); v.crash (validation raised something other than
-LudolexError, or the child died by a signal); v.hang; games played, finish(ed); g.err (a
-RuleRuntimeError recorded by play_one); limit (stopped by a limit of interpreter/safety/limits.py);
-scen(arios run); r.crash (an exception escaping play_one or a scenario, an exception other than a
-RuleRuntimeError recorded by play_one, a broken invariant, the memory cap reached, or the child
-killed); r.hang; code (a payload ran: the sentinel created or a process started); files (a file
-touched outside the game's copy); payld (inputs carrying a payload); wall and CPU seconds per
-input. Every crash, hang, code execution and file access is saved under --findings as a folder:
-input/ (the game as mutated), finding.json (what was mutated, the signature, the traceback or the
+Each input runs in a child forked from a warm worker (the engine imported, the games loaded, the
+tables served made, the language server imported: once), with a wall-clock timeout per phase (a
+game, a request, a message: the worker has the child print its Python stack, then kills it: a
+hang), a memory cap (RLIMIT_AS, 4 GB; 2 GB for serve and lsp) and its outcome sent back as JSON
+lines through a pipe. An audit hook in the child (and in the language server, which inherits it)
+reports any process started (os.system, subprocess...) and any file opened, listed or written
+outside the game's copy (or workspace), the engine and Python, links followed; some mutations carry
+payloads (`__import__('os').system('touch LUDOLEX_PWNED')`, dangerous YAML tags...) that create
+the file LUDOLEX_PWNED if they ever run. The children get tight run-time limits through LUDOLEX_*
+variables (RUN_TIME_LIMITS, interpreter/safety/limits.py) unless they are set already.
+
+The summary table counts, per game and file kind (per target and game for serve and lsp): inputs;
+clean (no error); diagn (errors reported: the expected answer to bad input); v.crash (validation
+raised something other than LudolexError, or the child died by a signal); v.hang; games played,
+finish(ed); g.err (a RuleRuntimeError recorded by play_one); limit (stopped by a limit of
+interpreter/safety/limits.py); scen(arios run); reqs (requests answered by serve or lsp); r.crash
+(an exception escaping play_one or a scenario, an exception other than a RuleRuntimeError recorded
+by play_one, a broken invariant, the memory cap reached, or the child killed; for serve, an answer
+5xx or an exception out of the app; for lsp, the server exiting before `exit`); r.hang (for lsp, a
+request with no answer, or no exit after `exit`); code (a payload ran: the sentinel created or a
+process started); files (a file touched outside the game's copy or the language server's
+workspace); leaks (a serve answer that names a component the fuzzer's seat cannot tell apart, a
+label of another seat's, the seed or another link's secret: see tools/fuzz_serve.py); gaps
+(checker gaps: an input that validated clean whose game or scenario then stopped on a rule error
+`validate` could have found: one made of a Python error (KeyError, TypeError...), one of
+STATIC_ERRORS (nobody to decide, not a player...), or a limit stop on a number written in the
+mutated file; listed by class at the end); payld (inputs carrying a payload); wall and CPU
+seconds per input. Every crash, hang, code execution, file access, leak and checker gap is saved
+under --findings as a folder: finding.json (what was mutated, the signature, the traceback or the
 signal, the limits), output.txt (the child's stderr: a stack dumped at a hang or a fatal signal)
-and diff.txt (the mutated file against the original).
+and, for a game, input/ (the game as mutated) and diff.txt (the mutated file against the
+original); for serve and lsp, session.json (the requests or messages sent).
 """
 from __future__ import annotations
 
@@ -81,7 +104,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
+import fuzz_lsp  # noqa: E402
 import fuzz_mutations as mutations  # noqa: E402
+import fuzz_serve  # noqa: E402
 from interpreter.safety import limits  # noqa: E402
 from interpreter.simulation import runner as simulation  # noqa: E402
 from interpreter.validation import validate as validation  # noqa: E402
@@ -92,27 +117,34 @@ from interpreter.scenarios.run import ScenarioFailure, run_scenario  # noqa: E40
 from interpreter.scenarios.files import load_scenarios  # noqa: E402
 from interpreter.simulation.runner import Table, play_one  # noqa: E402
 
-GAMES = ("cernunos", "root")
-SCHEDULE_WEIGHTS = {  # inputs of each (game, file kind) in every cycle of 23 inputs. An input of Root costs
-    # about 0.3 CPU seconds (0.05 for its manifest, which fails fast), one of Cernunos 0.09: this mix
-    # averages about 0.14, so that 50,000 inputs take about an hour on two cores, 30% of them Root's.
-    ("cernunos", "rules"): 6, ("cernunos", "content"): 4, ("cernunos", "manifest"): 2, ("cernunos", "scenario"): 4,
-    ("root", "rules"): 2, ("root", "content"): 1, ("root", "manifest"): 2, ("root", "scenario"): 1, ("root", "bot"): 1,
+GAMES = mutations.shipped_games()
+TARGETS = ("games", "serve", "lsp")
+SCHEDULE_WEIGHTS = {  # inputs of each (game, file kind), ("serve", game), ("lsp", game) in a cycle (see the docstring)
+    ("cernunos", "rules"): 12, ("cernunos", "content"): 8, ("cernunos", "manifest"): 4, ("cernunos", "scenario"): 8,
+    ("cernunos", "bot"): 4,
+    ("root", "rules"): 2, ("root", "content"): 1, ("root", "manifest"): 1, ("root", "scenario"): 1, ("root", "bot"): 1,
+    ("serve", "cernunos"): 8, ("serve", "root"): 6, ("serve", "wonderlands_war"): 6, ("serve", "seventh_citadel"): 6,
+    ("lsp", "cernunos"): 5,
 }
+DEFAULT_WEIGHT = 1  # any other pair: each file kind of Wonderland's War, of The 7th Citadel, of a new game...
 MAX_TURNS = 20
 SCENARIOS_RUN = 8  # scenarios of a mutated scenario file that are run
 MEMORY_CAP = 4 * 1024**3  # bytes of address space of a child
+SERVER_MEMORY_CAP = 2 * 1024**3  # the same for serve and lsp inputs: a server reading /dev/zero stops there
 OUTPUT_KEPT = 200_000  # characters of a child's output kept in a finding
 SENTINEL = mutations.SENTINEL
 COLUMNS = [  # (key, header) of the summary table
     ("inputs", "inputs"), ("clean", "clean"), ("diagnostics", "diagn"), ("validation_crashes", "v.crash"),
     ("validation_hangs", "v.hang"), ("games", "games"), ("finished", "finish"), ("game_errors", "g.err"),
-    ("limit_stops", "limit"), ("scenarios", "scen"), ("runtime_crashes", "r.crash"), ("runtime_hangs", "r.hang"),
-    ("code_executions", "code"), ("file_accesses", "files"), ("payloads", "payld"),
+    ("limit_stops", "limit"), ("scenarios", "scen"), ("requests", "reqs"), ("runtime_crashes", "r.crash"),
+    ("runtime_hangs", "r.hang"), ("code_executions", "code"), ("file_accesses", "files"), ("leaks", "leaks"),
+    ("checker_gaps", "gaps"), ("payloads", "payld"),
 ]
 FINDINGS = {"validation_crashes": "validation-crash", "validation_hangs": "validation-hang",
             "runtime_crashes": "runtime-crash", "runtime_hangs": "runtime-hang",
-            "code_executions": "code-execution", "file_accesses": "file-access"}
+            "code_executions": "code-execution", "file_accesses": "file-access", "leaks": "leak",
+            "checker_gaps": "checker-gap"}
+TARGET_FINDINGS = {"crash": "runtime_crashes", "hang": "runtime_hangs", "leak": "leaks"}  # as serve and lsp say them
 
 
 # --- hooks in the engine, installed once (children inherit them) -----------------------------------
@@ -154,6 +186,12 @@ def install_hooks() -> None:
 
 def child_work(plan: dict, send) -> None:
     """Everything done with one input; `send(**message)` reports each step to the parent."""
+    if plan["target"] == "serve":
+        fuzz_serve.run_session(SERVED[(plan["game"], plan["debug"])], plan["requests"], send)
+        return
+    if plan["target"] == "lsp":
+        fuzz_lsp.run_session(plan["messages"], Path(plan["workspace"]), plan["timeout"], send, permitted_fork)
+        return
     send(phase="validation")
     ruleset, scenarios = validate_input(plan, send)
     if ruleset is None:
@@ -211,7 +249,8 @@ def play_game(ruleset, number: int, bot: str, seed: int, check: bool, max_turns:
     else:  # an error play_one recorded without telling which exception it was
         outcome = "limit" if SEEN["limit_stops"] or record.get("reason") == "limit" else "error"
     message = {"game": number, "outcome": outcome, "turns": record.get("turns"), "decisions": record.get("decisions"),
-               "reason": record.get("reason"), "error": (record.get("error") or "")[:500], "cause": cause_name(recorded)}
+               "reason": record.get("reason"), "error": (record.get("error") or "")[:500], "cause": cause_name(recorded),
+               "message": rule_message(recorded)}
     if outcome == "crash":
         message["crash"] = describe_exception(recorded)
     send(**message)
@@ -237,6 +276,11 @@ def root_cause(error: BaseException) -> BaseException:
     return error
 
 
+def rule_message(error: BaseException | None) -> str | None:
+    """A rule error's message, without its position."""
+    return error.message[:500] if isinstance(error, RuleRuntimeError) else None
+
+
 def cause_name(error: BaseException | None) -> str | None:
     """The Python exception behind a RuleRuntimeError (RecursionError, TypeError...), if any."""
     if error is None:
@@ -253,7 +297,8 @@ def run_one_scenario(ruleset, loaded, send) -> None:
     except (ScenarioFailure, LudolexError):
         message["outcome"] = "failed"
     except RuleRuntimeError as error:
-        message.update(outcome=error_outcome(error), cause=cause_name(error))
+        message.update(outcome=error_outcome(error), cause=cause_name(error), message=rule_message(error),
+                       error=str(error)[:500])
         if message["outcome"] == "crash":
             message["crash"] = describe_exception(error)
     send(**message)
@@ -287,7 +332,8 @@ def run_child(plan: dict, cwd: Path, output: Path, timeout: float, allowed: dict
         os.close(reader)
         code = 0
         try:
-            prepare_child(cwd, output, timeout * (len(plan["games"]) + 3), allowed, writer)
+            phases = len(plan.get("games", ())) + len(plan.get("requests", ())) + len(plan.get("messages", ())) + 3
+            prepare_child(cwd, output, timeout * phases, allowed, writer, plan.get("memory", MEMORY_CAP))
             send = Reporter(writer)
             try:
                 child_work(plan, send)
@@ -323,10 +369,10 @@ def sender(fd: int):
     return send
 
 
-def prepare_child(cwd: Path, output: Path, cpu_seconds: float, allowed: dict, pipe: int) -> None:
+def prepare_child(cwd: Path, output: Path, cpu_seconds: float, allowed: dict, pipe: int, memory: int) -> None:
     os.setpgid(0, 0)  # its own process group: killed with whatever it starts
     die_with_parent()
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     cpu = int(cpu_seconds) + 10  # a backstop should the parent die
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
@@ -357,6 +403,13 @@ PROCESS_EVENTS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "subproc
 FILE_EVENTS = {"open", "os.listdir", "os.scandir", "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink",
                "os.link", "os.truncate", "os.chmod", "os.chown", "shutil.rmtree", "shutil.copyfile", "shutil.move"}
 WRITE_EVENTS = FILE_EVENTS - {"open", "os.listdir", "os.scandir"}
+AUDIT = {"forks": 0}  # forks the audit hook lets pass: the language server's own process (permitted_fork)
+
+
+def permitted_fork() -> int:
+    """os.fork, for a target that runs its server in a process of its own: not reported as a process started."""
+    AUDIT["forks"] += 1
+    return os.fork()
 
 
 def auditor(allowed: dict[str, list[str]], pipe: int):
@@ -375,6 +428,9 @@ def auditor(allowed: dict[str, list[str]], pipe: int):
         if event not in PROCESS_EVENTS and event not in FILE_EVENTS:
             return
         try:
+            if event == "os.fork" and AUDIT["forks"]:
+                AUDIT["forks"] -= 1
+                return
             if event in PROCESS_EVENTS:
                 report("process", event, args)
                 return
@@ -382,9 +438,11 @@ def auditor(allowed: dict[str, list[str]], pipe: int):
             writing = event in WRITE_EVENTS or (event == "open" and opens_for_writing(args))
             if path is None or isinstance(path, int):
                 return
-            path = os.path.abspath(os.fsdecode(path))
+            path = os.path.realpath(os.fsdecode(path))  # a link inside that leads out is a file outside
             if SENTINEL in path:
                 report("process", event, stable(path))  # a payload ran
+            elif event in ("os.listdir", "os.scandir") and path in allowed["listed"]:
+                return
             elif not inside(path, allowed["write" if writing else "read"]):
                 report("file", event, stable(path))
         except Exception:
@@ -470,10 +528,12 @@ def wait_for_exit(pid: int) -> tuple[int, float]:
 
 # --- what happened -------------------------------------------------------------------------------
 
-def classify(result: dict, sentinel_found: bool, output: str) -> dict:
-    """Counts of one input (the keys of COLUMNS), plus its finding (kind, signature, details) if any."""
+def classify(result: dict, sentinel_found: bool, output: str, mutated: bytes = b"") -> dict:
+    """Counts of one input (the keys of COLUMNS), plus its finding (kind, signature, details) if any.
+    `mutated`: the mutated file, where a checker gap's number may be written."""
     counts = Counter(inputs=1)
     phase, crash, done, finding, details = None, None, False, None, {}
+    gaps, target_finding = [], None
     for message in result["messages"]:
         if "crash" in message and "game" not in message and "scenario" not in message:
             crash = message["crash"]
@@ -495,6 +555,13 @@ def classify(result: dict, sentinel_found: bool, output: str) -> dict:
                 details.setdefault("game_errors", []).append(message["error"])
             if message["outcome"] == "error":
                 details.setdefault("causes", []).append(message.get("cause") or "RuleRuntimeError")
+        if ("game" in message or "scenario" in message) and (gap := checker_gap(message, mutated)):
+            gaps.append((gap, message))
+        if "answered" in message:
+            counts["requests"] += 1
+            details.setdefault("answers", []).append(message["answered"])
+        if "target_finding" in message and target_finding is None:
+            target_finding = message
         if "scenario" in message:
             counts["scenarios"] += 1
             counts["limit_stops"] += message["outcome"] == "limit"
@@ -518,10 +585,63 @@ def classify(result: dict, sentinel_found: bool, output: str) -> dict:
         counts[key] += 1
         crash = crash or death(result["status"], output)
         finding = finding if finding and finding[0] == "code_executions" else (key, crash_signature(crash), crash)
+    if target_finding is not None:  # serve and lsp: a crash, a hang or a leak, said by the child
+        key = TARGET_FINDINGS[target_finding["target_finding"]]
+        counts[key] += 1
+        counts["requests"] += 1  # the request that found it
+        if finding is None:
+            finding = (key, target_finding["signature"], target_finding.get("details"))
+    if gaps:
+        counts["checker_gaps"] += 1
+        details["gaps"] = [gap for gap, _ in gaps]
+        if finding is None:
+            gap, message = gaps[0]
+            finding = ("checker_gaps", gap, {k: message.get(k) for k in ("game", "scenario", "error", "cause")})
     if sentinel_found and not counts["code_executions"]:
         counts["code_executions"] += 1
         finding = ("code_executions", f"{SENTINEL} created", {"sentinel": True})
     return {"counts": dict(counts), "finding": finding, "details": details, "phase": phase}
+
+
+STATIC_ERRORS = [  # rule errors of a game that a check of its files could have found before it ran
+    "nobody is to decide", "which is not a player of this game", "names nobody", "`numbers` takes two numbers",
+    "`sorted` orders by numbers", "outside any turn", "outside any procedure", "where none was expected",
+]
+PYTHON_ERROR = re.compile(r"^(?:.*?`: )?([A-Z][A-Za-z]*(?:Error|Exception)|StopIteration): ")
+NOT_GAPS = {"RuleRuntimeError", "LimitExceeded", "RecursionError", "MemoryError"}  # the rules' own, or a bound
+NUMBER_TOO_LARGE = re.compile(r"the number (-?\d+)")
+
+
+def checker_gap(message: dict, mutated: bytes) -> str | None:
+    """The class of a checker gap (see the docstring), or None: a game (or scenario) of an input that
+    validated clean stopped on a rule error a check could have found: one made of a Python error
+    (KeyError, TypeError...), one of STATIC_ERRORS, or a limit stop on a number written in the file."""
+    text = message.get("message") or ""
+    if message.get("outcome") == "limit":
+        number = NUMBER_TOO_LARGE.search(text)
+        if number and number.group(1).encode() in mutated:
+            return "LimitExceeded: a number written in the file is above largest_number"
+        return None
+    if message.get("outcome") != "error":
+        return None
+    named = PYTHON_ERROR.match(text)
+    cause = message.get("cause")
+    python_error = cause if cause and cause not in NOT_GAPS else (named.group(1) if named else None)
+    if python_error and python_error not in NOT_GAPS:
+        shape = gap_shape(text)
+        return shape if python_error in shape else f"{python_error}: {shape}"
+    static = next((words for words in STATIC_ERRORS if words in text), None)
+    return f"rule error: {gap_shape(text)}" if static else None
+
+
+PYTHON_TYPES = re.compile(r"'(NoneType|int|str|float|bool|list|dict|tuple|set|frozenset|function|[A-Z]\w*)'")
+
+
+def gap_shape(message: str) -> str:
+    """A message with its names (`x`, 'x' but Python's types) and numbers left out: one class of gap."""
+    message = re.sub(r"`[^`]*`", "``", message)
+    message = re.sub(r"'[^'\s]*'", lambda m: m.group() if PYTHON_TYPES.fullmatch(m.group()) else "''", message)
+    return " ".join(re.sub(r"\b\d+\b", "N", message).split())[:120]
 
 
 def crash_signature(crash: dict) -> str:
@@ -556,16 +676,19 @@ def stack_top(output: str) -> str:
 # --- the worker: a warm process that forks a child per input ---------------------------------------
 
 WORKER: dict = {}
+RULESETS: dict = {}  # game -> (its pristine copy, the ruleset loaded from it), for serve inputs
+SERVED: dict = {}  # (game, debug) -> the fuzz_serve.Served its serve inputs fork from
 
 
-def schedule(games: list[str], files: dict) -> list[tuple[str, str]]:
-    """(game, kind) of the inputs of one cycle, interleaved so that a short run covers every pair."""
-    pairs = [(g, k) for (g, k), _ in SCHEDULE_WEIGHTS.items() if g in games and k in files[g].kinds]
-    pairs += [(g, k) for g in games for k in files[g].kinds if (g, k) not in SCHEDULE_WEIGHTS]
-    cycle, round_ = [], 0
-    while len(cycle) < sum(SCHEDULE_WEIGHTS.get(p, 1) for p in pairs):
-        cycle += [p for p in pairs if SCHEDULE_WEIGHTS.get(p, 1) > round_]
-        round_ += 1
+def schedule(games: list[str], files: dict, targets: list[str]) -> list[tuple[str, str]]:
+    """(game, kind), ("serve", game) or ("lsp", game) of the inputs of one cycle, interleaved so that
+    the first len(pairs) inputs cover every pair."""
+    pairs = [(g, k) for g in games for k in files[g].kinds] if "games" in targets else []
+    pairs += [(target, g) for target in ("serve", "lsp") if target in targets for g in games]
+    weights = [SCHEDULE_WEIGHTS.get(pair, DEFAULT_WEIGHT) for pair in pairs]
+    cycle = []
+    for round_ in range(max(weights, default=0)):
+        cycle += [pair for pair, weight in zip(pairs, weights) if weight > round_]
     return cycle
 
 
@@ -586,27 +709,30 @@ def game_plan(files: mutations.GameFiles, sandbox: Path, mutation=None) -> dict:
     if "ruleset/bots/rule_of_thumb.yaml" in files.files:
         games.append(("rule_of_thumb", 3, False))
     scenario = str(sandbox / mutation.path) if mutation is not None and mutation.kind == "scenario" else None
-    return {"game": files.name, "ruleset": str(sandbox / "ruleset"), "games": games, "max_turns": MAX_TURNS,
-            "scenario": scenario}
+    return {"target": "games", "game": files.name, "ruleset": str(sandbox / "ruleset"), "games": games,
+            "max_turns": MAX_TURNS, "scenario": scenario}
 
 
 def allowed_places(sandbox: Path, output: Path) -> dict[str, list[str]]:
     """Where a child may read (the game's copy, the engine, Python) and write (its output, the
-    engine's grammar cache) without it being reported."""
+    engine's grammar cache) without it being reported, and the folders Python's imports list (those
+    of sys.path, listed again when one changes)."""
     cache = str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludolex")
     read = {str(sandbox), str(ROOT / "interpreter"), str(ROOT / "grammar"), str(ROOT / "tools"), sys.prefix, sys.base_prefix,
-            sys.exec_prefix, os.devnull, "/dev/urandom", str(output), cache}
+            sys.exec_prefix, os.devnull, "/dev/urandom", str(output), cache,
+            str(ROOT / "docs" / "language.md")}  # the language server's hover quotes it
     write = {str(output), os.devnull, cache}
     return {"read": sorted(read | {os.path.realpath(p) for p in read}),
-            "write": sorted(write | {os.path.realpath(p) for p in write})}
+            "write": sorted(write | {os.path.realpath(p) for p in write}),
+            "listed": sorted({os.path.realpath(p or ".") for p in sys.path})}
 
 
 def start_worker(options: dict, games: list[str], files: dict, work: Path) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     home = work / f"worker-{os.getpid()}"
     home.mkdir(parents=True)
-    WORKER.update(options=options, files=files, home=home, cycle=schedule(games, files), kept=Counter(),
-                  output=home / "child-output.txt",
+    WORKER.update(options=options, files=files, home=home, cycle=schedule(games, files, options["targets"]),
+                  kept=Counter(), output=home / "child-output.txt", workspaces={},
                   sandboxes={g: build_sandbox(files[g], home / g) for g in games})
     WORKER["allowed"] = {g: allowed_places(WORKER["sandboxes"][g], WORKER["output"]) for g in games}
     gc.freeze()
@@ -615,7 +741,10 @@ def start_worker(options: dict, games: list[str], files: dict, work: Path) -> No
 def run_input(index: int) -> dict:
     options, files = WORKER["options"], WORKER["files"]
     game, kind = WORKER["cycle"][index % len(WORKER["cycle"])]
-    mutation = mutations.mutate(files[game], kind, random.Random(f"{options['seed']}:{index}"))
+    rng = random.Random(f"{options['seed']}:{index}")
+    if game in ("serve", "lsp"):
+        return run_server_input(index, game, kind, rng)
+    mutation = mutations.mutate(files[game], kind, rng)
     sandbox = WORKER["sandboxes"][game]
     target = sandbox / mutation.path
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -626,7 +755,7 @@ def run_input(index: int) -> dict:
         result = run_child(plan, sandbox, WORKER["output"], options["timeout"], WORKER["allowed"][game])
         sentinel = (sandbox / SENTINEL).exists()
         output = read_output(WORKER["output"])
-        outcome = classify(result, sentinel, output)
+        outcome = classify(result, sentinel, output, mutation.data)
         outcome["counts"]["payloads"] = int(SENTINEL.encode() in mutation.data)  # inputs that try to run code
         outcome.update(index=index, game=game, kind=kind, path=mutation.path, ops=mutation.ops,
                        seconds=result["seconds"], cpu=result["cpu"])
@@ -643,6 +772,49 @@ def run_input(index: int) -> dict:
             target.unlink()
 
 
+def run_server_input(index: int, target: str, game: str, rng: random.Random) -> dict:
+    """One session of requests to `serve`, or of messages to `lsp`, on the game `game`."""
+    options, output = WORKER["options"], WORKER["output"]
+    plan, place = server_plan(target, game, rng, options["timeout"], WORKER["files"][game], WORKER["workspaces"],
+                              WORKER["home"])
+    result = run_child(plan, place, output, options["timeout"], allowed_places(place, output))
+    text = read_output(output)
+    sentinel = place / SENTINEL
+    outcome = classify(result, sentinel.exists(), text)
+    sentinel.unlink(missing_ok=True)
+    outcome["counts"]["payloads"] = int(SENTINEL in json.dumps(plan.get("messages", [])))
+    outcome.update(index=index, game=target, kind=game, path=None, ops=[], seconds=result["seconds"], cpu=result["cpu"])
+    if outcome["finding"]:
+        outcome["saved"] = save_session_finding(index, plan, outcome, text)
+    return outcome
+
+
+def server_plan(target: str, game: str, rng: random.Random, timeout: float, files: mutations.GameFiles,
+                workspaces: dict, home: Path) -> tuple[dict, Path]:
+    """The plan of a serve or lsp input, and the folder its child works in. The table served (or the
+    language server's workspace) is made here, once, so that each child forks from it."""
+    if target == "serve":
+        debug = rng.random() < 0.3
+        served = served_table(game, debug)
+        requests = fuzz_serve.session(rng, [served.human, *served.others])
+        return {"target": "serve", "game": game, "debug": debug, "requests": requests,
+                "memory": SERVER_MEMORY_CAP}, RULESETS[game][0]
+    linked = rng.random() < fuzz_lsp.LINKED_SHARE
+    if (game, linked) not in workspaces:
+        workspaces[(game, linked)] = build_sandbox(files, home / f"lsp-{game}{'-linked' if linked else ''}")
+        fuzz_lsp.add_extras(workspaces[(game, linked)], linked)
+    workspace = workspaces[(game, linked)]
+    messages = fuzz_lsp.session(rng, files, lambda kind: mutations.mutate(files, kind, rng), linked)
+    return {"target": "lsp", "game": game, "linked": linked, "workspace": str(workspace), "timeout": timeout,
+            "messages": messages, "memory": SERVER_MEMORY_CAP}, workspace
+
+
+def served_table(game: str, debug: bool) -> fuzz_serve.Served:
+    if (game, debug) not in SERVED:
+        SERVED[(game, debug)] = fuzz_serve.Served(RULESETS[game][1], debug)
+    return SERVED[(game, debug)]
+
+
 def read_output(path: Path) -> str:
     try:
         return path.read_bytes()[-OUTPUT_KEPT:].decode("utf-8", errors="replace")
@@ -656,14 +828,44 @@ def unexpected_files(sandbox: Path, files: mutations.GameFiles, mutation) -> boo
     return bool(present - expected)
 
 
-def save_finding(index: int, game: str, mutation, plan: dict, sandbox: Path, outcome: dict, output: str) -> str | None:
-    key, signature, details = outcome["finding"]
+def finding_folder(outcome: dict, index: int, game: str, kind: str) -> Path | None:
+    """Where to save a finding, or None when enough of its kind (or signature) are saved already."""
+    key, signature, _ = outcome["finding"]
     kept = WORKER["kept"]
     kept[key] += 1
     kept[(key, signature)] += 1
     if kept[(key, signature)] > WORKER["options"]["keep"] or kept[key] > 50 * WORKER["options"]["keep"]:
         return None
-    folder = Path(WORKER["options"]["findings"]) / f"{FINDINGS[key]}-{game}-{mutation.kind}-{index:07d}"
+    return Path(WORKER["options"]["findings"]) / f"{FINDINGS[key]}-{game}-{kind}-{index:07d}"
+
+
+def save_session_finding(index: int, plan: dict, outcome: dict, output: str) -> str | None:
+    """A serve or lsp finding: finding.json, session.json (the requests or messages sent: `--replay`
+    sends them again to a new table or workspace) and output.txt."""
+    folder = finding_folder(outcome, index, plan["target"], plan["game"])
+    if folder is None:
+        return None
+    key, signature, details = outcome["finding"]
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    session = {k: v for k, v in plan.items() if k in ("requests", "messages")}
+    info = {"finding": FINDINGS[key], "signature": signature, "details": details, "index": index,
+            "seed": WORKER["options"]["seed"], "target": plan["target"], "game": plan["game"],
+            "plan": {k: v for k, v in plan.items() if k not in session and k != "workspace"},
+            "phase": outcome["phase"], "counts": outcome["counts"], "audit": outcome["details"].get("audit"),
+            "timeout": WORKER["options"]["timeout"], "limits": {k: v for k, v in os.environ.items() if k.startswith("LUDOLEX_")},
+            "replay": f"python tools/fuzz.py --replay {folder}"}
+    (folder / "finding.json").write_text(json.dumps(info, indent=2, default=str), encoding="utf-8")
+    (folder / "session.json").write_text(json.dumps(session, indent=1), encoding="utf-8")
+    (folder / "output.txt").write_text(output, encoding="utf-8")
+    return str(folder)
+
+
+def save_finding(index: int, game: str, mutation, plan: dict, sandbox: Path, outcome: dict, output: str) -> str | None:
+    key, signature, details = outcome["finding"]
+    folder = finding_folder(outcome, index, game, mutation.kind)
+    if folder is None:
+        return None
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(sandbox, folder / "input", ignore=shutil.ignore_patterns(SENTINEL))
     relative = {k: (os.path.relpath(v, sandbox) if isinstance(v, str) and v.startswith(str(sandbox)) else v)
@@ -695,51 +897,71 @@ def file_diff(files: mutations.GameFiles, mutation) -> str:
 
 # --- the run: inputs to workers, counts to a table ---------------------------------------------------
 
-def warm_up(games: list[str], files: dict, work: Path, timeout: float) -> None:
-    """Load and play each pristine game in this process (the workers inherit the caches), then
-    check in a child that each validates clean."""
+def warm_up(games: list[str], files: dict, work: Path, timeout: float, targets: list[str]) -> None:
+    """Load and play each pristine game in this process, make the tables served and import the
+    language server (the workers inherit it all); then check in a child that each game validates
+    clean and plays, and that the unmutated table and workspace answer without a finding."""
+    if "lsp" in targets:
+        import interpreter.interfaces.cli  # noqa: F401
+        import interpreter.lsp.server  # noqa: F401
     for game in games:
         sandbox = build_sandbox(files[game], work / "pristine" / game)
         plan = game_plan(files[game], sandbox)
         SEEN["rulesets"].clear()
         validation.validate_ruleset(Path(plan["ruleset"]))
-        ruleset = load_ruleset(Path(plan["ruleset"]))
-        play_one(ruleset, 1, Table(max_turns=MAX_TURNS))
+        ruleset = SEEN["rulesets"][-1] if SEEN["rulesets"] else load_ruleset(Path(plan["ruleset"]))
+        RULESETS[game] = (sandbox, ruleset)
         output = work / "pristine" / f"{game}-output.txt"
-        result = run_child(plan, sandbox, output, max(timeout, 30), allowed_places(sandbox, output))
-        outcome = classify(result, (sandbox / SENTINEL).exists(), read_output(output))
-        counts = outcome["counts"]
-        if not counts.get("clean") or counts.get("finished", 0) < len(plan["games"]):
-            print(f"warning: the unmutated {game} is not clean and playable: {counts} {outcome['finding'] or ''}",
-                  file=sys.stderr)
+        checks = []
+        if "games" in targets:
+            play_one(ruleset, 1, Table(max_turns=MAX_TURNS))
+            checks.append((plan, sandbox))
+        if "serve" in targets:
+            for debug in (False, True):
+                served_table(game, debug)
+            checks.append(({"target": "serve", "game": game, "debug": False, "requests": fuzz_serve.pristine_session(),
+                            "memory": SERVER_MEMORY_CAP}, sandbox))
+        if "lsp" in targets and game == games[0]:  # the server starts and answers (its checks are validate's)
+            workspace = build_sandbox(files[game], work / "pristine" / f"lsp-{game}")
+            fuzz_lsp.add_extras(workspace, linked=False)
+            checks.append(({"target": "lsp", "game": game, "workspace": str(workspace), "timeout": max(timeout, 30),
+                            "messages": fuzz_lsp.pristine_session(files[game]), "memory": SERVER_MEMORY_CAP},
+                           workspace))
+        for check, place in checks:
+            result = run_child(check, place, output, max(timeout, 30), allowed_places(place, output))
+            outcome = classify(result, (place / SENTINEL).exists(), read_output(output))
+            counts = outcome["counts"]
+            unplayed = not counts.get("clean") or counts.get("finished", 0) < len(plan["games"])
+            if check["target"] == "games" and unplayed:
+                print(f"warning: the unmutated {game} is not clean and playable: {counts} {outcome['finding'] or ''}",
+                      file=sys.stderr)
+            elif check["target"] != "games" and (outcome["finding"] or not counts.get("requests")):
+                print(f"warning: {check['target']} of the unmutated {game}: {counts} {outcome['finding'] or ''}",
+                      file=sys.stderr)
 
 
 def fuzz(args) -> dict:
     games = args.games
-    files = {g: mutations.game_files(g) for g in games}
-    for game_files in files.values():  # parse every YAML file once here: workers inherit the slots
-        for path in game_files.files:
-            if path.endswith(".yaml"):
-                game_files.yaml_slots(path)
+    files = {g: mutations.game_files(g) for g in games}  # each worker parses a YAML file when it first mutates it
     Path(args.findings).mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="ludolex-fuzz-"))
     started = time.monotonic()
     totals: dict = defaultdict(Counter)
     signatures: dict = {}
-    codes, errors, causes = Counter(), Counter(), Counter()
+    tallies: dict = defaultdict(Counter)
     cpu_before = cpu_seconds()
     try:
-        warm_up(games, files, work, args.timeout)
+        warm_up(games, files, work, args.timeout, args.targets)
         gc.collect()
         gc.freeze()
         options = {"seed": args.seed, "timeout": args.timeout, "findings": str(Path(args.findings).resolve()),
-                   "keep": args.keep}
+                   "keep": args.keep, "targets": args.targets}
         context = multiprocessing.get_context("fork")
         with context.Pool(args.jobs, initializer=start_worker, initargs=(options, games, files, work)) as pool:
             last_progress = time.monotonic()
             try:
                 for done, outcome in enumerate(pool.imap_unordered(run_input, range(args.inputs), chunksize=2), 1):
-                    count(outcome, totals, signatures, codes, errors, causes)
+                    count(outcome, totals, signatures, tallies)
                     if time.monotonic() - last_progress > args.progress:
                         last_progress = time.monotonic()
                         print(progress_line(done, args.inputs, totals[("total", "")], started), file=sys.stderr)
@@ -751,7 +973,7 @@ def fuzz(args) -> dict:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.monotonic() - started
-    report = build_report(args, totals, signatures, codes, errors, causes, elapsed)
+    report = build_report(args, totals, signatures, tallies, elapsed)
     cpu = cpu_seconds() - cpu_before
     report["cpu_seconds_per_input"] = round(cpu / max(1, report["totals"]["inputs"]), 3)
     report["projected_inputs_per_second"] = round(args.jobs / max(1e-9, report["cpu_seconds_per_input"]), 1)
@@ -764,14 +986,17 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def count(outcome: dict, totals, signatures, codes, errors, causes) -> None:
+def count(outcome: dict, totals, signatures, tallies) -> None:
     for key in (("total", ""), (outcome["game"], ""), (outcome["game"], outcome["kind"])):
         totals[key].update(outcome["counts"])
         totals[key]["seconds"] += outcome["seconds"]
         totals[key]["cpu"] += outcome["cpu"]
-    codes.update(outcome["details"].get("codes") or [])
-    errors.update(normalized(e) for e in outcome["details"].get("game_errors", []))
-    causes.update(outcome["details"].get("causes", []))
+    details = outcome["details"]
+    tallies["codes"].update(details.get("codes") or [])
+    tallies["game_errors"].update(normalized(e) for e in details.get("game_errors", []))
+    tallies["causes"].update(details.get("causes", []))
+    tallies["gaps"].update(details.get("gaps", []))
+    tallies["answers"].update(f"{outcome['game']} {answer}" for answer in details.get("answers", []))
     if outcome["finding"]:
         key, signature, _ = outcome["finding"]
         entry = signatures.setdefault((key, signature), {"finding": FINDINGS[key], "signature": signature, "count": 0,
@@ -793,7 +1018,7 @@ def progress_line(done: int, total: int, counts: Counter, started: float) -> str
     return f"{done}/{total} inputs, {rate:.1f}/s" + (f"; {found}" if found else "")
 
 
-def build_report(args, totals, signatures, codes, errors, causes, elapsed: float) -> dict:
+def build_report(args, totals, signatures, tallies, elapsed: float) -> dict:
     total = totals[("total", "")]
     rows = [{"game": game, "kind": kind or "all", **{k: totals[(game, kind)][k] for k, _ in COLUMNS},
              "seconds_per_input": round(totals[(game, kind)]["seconds"] / max(1, totals[(game, kind)]["inputs"]), 3),
@@ -803,18 +1028,22 @@ def build_report(args, totals, signatures, codes, errors, causes, elapsed: float
     for entry in findings:
         entry["games"] = dict(entry["games"])
     return {
-        "seed": args.seed, "jobs": args.jobs, "timeout": args.timeout, "games": args.games,
+        "seed": args.seed, "jobs": args.jobs, "timeout": args.timeout, "games": args.games, "targets": args.targets,
         "limits": {k: v for k, v in os.environ.items() if k.startswith("LUDOLEX_")},
         "elapsed_seconds": round(elapsed, 1), "inputs_per_second": round(total["inputs"] / max(elapsed, 1e-9), 2),
         "totals": {k: total[k] for k, _ in COLUMNS}, "rows": rows, "findings": findings,
-        "diagnostic_codes": dict(codes.most_common()), "game_errors": dict(errors.most_common(30)),
-        "game_error_causes": dict(causes.most_common()),
+        "diagnostic_codes": dict(tallies["codes"].most_common()),
+        "game_errors": dict(tallies["game_errors"].most_common(30)),
+        "game_error_causes": dict(tallies["causes"].most_common()),
+        "checker_gap_classes": dict(tallies["gaps"].most_common()),
+        "answers": dict(sorted(tallies["answers"].items())),
     }
 
 
 def print_report(report: dict) -> None:
     headers = ["game", "kind"] + [header for _, header in COLUMNS] + ["s/input", "cpu/in"]
-    widths = [9, 9] + [max(6, len(h)) for h in headers[2:]]
+    names = [len(row["game"]) for row in report["rows"]] + [len(row["kind"]) for row in report["rows"]]
+    widths = [max([9, *names])] * 2 + [max(6, len(h)) for h in headers[2:]]
     print(" ".join(h.rjust(w) if i > 1 else h.ljust(w) for i, (h, w) in enumerate(zip(headers, widths))))
     for row in report["rows"]:
         cells = [row["game"], row["kind"]] + [str(row[k]) for k, _ in COLUMNS] + [f"{row['seconds_per_input']:.3f}", f"{row['cpu_seconds_per_input']:.3f}"]
@@ -825,39 +1054,48 @@ def print_report(report: dict) -> None:
     if report["game_error_causes"]:
         causes = ", ".join(f"{name} {n}" for name, n in report["game_error_causes"].items())
         print(f"recorded game errors by the exception behind them: {causes}")
+    if report["answers"]:
+        print("answers of serve (HTTP status) and lsp: " + ", ".join(f"{k} {n}" for k, n in report["answers"].items()))
+    if report["checker_gap_classes"]:
+        print("\nchecker gaps by class (games that stopped on an error validate could have found):")
+        for gap, n in report["checker_gap_classes"].items():
+            print(f"  {n:6}  {gap}")
     if report["findings"]:
         print("\nfindings (kind, count, signature, an example):")
         for entry in report["findings"]:
             example = entry["saved"][0] if entry["saved"] else "(not saved: --keep reached)"
             print(f"  {entry['finding']:17} {entry['count']:6}  {entry['signature'][:110]}\n  {'':24} {example}")
     else:
-        print("no crash, hang, code execution or file access")
+        print("no crash, hang, code execution, file access, leak or checker gap")
 
 
 # --- replay ------------------------------------------------------------------------------------
 
 def replay(folder: Path, timeout: float | None, in_process: bool) -> int:
-    """Run a saved finding again, on a copy of its input; print what happened."""
+    """Run a saved finding again, on a copy of its input (or its session on a new table or workspace);
+    print what happened."""
     info = json.loads((folder / "finding.json").read_text(encoding="utf-8"))
     changed = {k: v for k, v in info.get("limits", {}).items() if os.environ.get(k) != v}
     if changed:
         print(f"note: the finding was made with {changed}; set them to reproduce exactly", file=sys.stderr)
+    timeout = timeout or info.get("timeout", 5)
     work = Path(tempfile.mkdtemp(prefix="ludolex-replay-"))
     try:
-        sandbox = work / "input"
-        shutil.copytree(folder / "input", sandbox)
-        (sandbox / ".git").mkdir(exist_ok=True)  # saved before copies were marked as projects
-        plan = {k: (str(sandbox / v) if k in ("ruleset", "scenario") and v else v) for k, v in info["plan"].items()}
-        plan["games"] = [tuple(g) for g in plan["games"]]
-        print(f"{info['finding']}: {info['signature']}\n{info['game']} {info['file']}: {'; '.join(info['ops'])}")
+        if info.get("target") in ("serve", "lsp"):
+            plan, place, mutated = session_to_replay(folder, info, work, timeout)
+            print(f"{info['finding']}: {info['signature']}\n{info['target']} on {info['game']}: "
+                  f"{folder / 'session.json'}")
+        else:
+            plan, place, mutated = input_to_replay(folder, info, work)
+            print(f"{info['finding']}: {info['signature']}\n{info['game']} {info['file']}: {'; '.join(info['ops'])}")
         if in_process:  # exceptions propagate with their whole traceback; no timeout
-            os.chdir(sandbox)
+            os.chdir(place)
             child_work(plan, lambda **m: print(json.dumps(m, default=str)[:2000]))
             return 0
         output = work / "output.txt"
-        result = run_child(plan, sandbox, output, timeout or info.get("timeout", 5), allowed_places(sandbox, output))
+        result = run_child(plan, place, output, timeout, allowed_places(place, output))
         text = read_output(output)
-        outcome = classify(result, (sandbox / SENTINEL).exists(), text)
+        outcome = classify(result, (place / SENTINEL).exists(), text, mutated)
         for message in result["messages"]:
             shown = {k: ({**v, "traceback": "(below)"} if k == "crash" else v) for k, v in message.items()}
             print(json.dumps(shown, default=str)[:3000])
@@ -876,6 +1114,33 @@ def replay(folder: Path, timeout: float | None, in_process: bool) -> int:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def input_to_replay(folder: Path, info: dict, work: Path) -> tuple[dict, Path, bytes]:
+    """A mutated game's finding: the plan, the copy of its input, the mutated file's bytes."""
+    sandbox = work / "input"
+    shutil.copytree(folder / "input", sandbox)
+    (sandbox / ".git").mkdir(exist_ok=True)  # saved before copies were marked as projects
+    plan = {k: (str(sandbox / v) if k in ("ruleset", "scenario") and v else v) for k, v in info["plan"].items()}
+    plan["games"] = [tuple(g) for g in plan["games"]]
+    plan.setdefault("target", "games")
+    mutated = sandbox / info["file"]
+    return plan, sandbox, mutated.read_bytes() if mutated.is_file() else b""
+
+
+def session_to_replay(folder: Path, info: dict, work: Path, timeout: float) -> tuple[dict, Path, bytes]:
+    """A serve or lsp finding: the plan with its saved session, and a new pristine game or workspace."""
+    plan = {**info["plan"], **json.loads((folder / "session.json").read_text(encoding="utf-8"))}
+    game, files = info["game"], mutations.game_files(info["game"])
+    if plan["target"] == "serve":
+        sandbox = build_sandbox(files, work / "game")
+        RULESETS[game] = (sandbox, load_ruleset(sandbox / "ruleset"))
+        served_table(game, plan["debug"])
+        return plan, sandbox, b""
+    workspace = build_sandbox(files, work / "workspace")
+    fuzz_lsp.add_extras(workspace, plan.get("linked", False))
+    plan.update(workspace=str(workspace), timeout=timeout)
+    return plan, workspace, b""
+
+
 # --- the command line ------------------------------------------------------------------------------
 
 def parse_args(argv=None):
@@ -884,7 +1149,10 @@ def parse_args(argv=None):
     parser.add_argument("--inputs", type=int, default=1000, help="how many mutated inputs to try")
     parser.add_argument("--seed", type=int, default=0, help="the inputs are a function of the seed and their number")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    parser.add_argument("--games", default=",".join(GAMES), help="rulesets to mutate, comma-separated")
+    parser.add_argument("--games", default=",".join(GAMES), help="games to fuzz, comma-separated (default: every game "
+                        "of rulesets/)")
+    parser.add_argument("--targets", default=",".join(TARGETS), help="what to fuzz, comma-separated: games (mutated "
+                        "files), serve (requests to the web page's server), lsp (messages to the language server)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds allowed to each phase of an input")
     parser.add_argument("--findings", default="fuzz-findings", help="folder for reproducers of crashes and hangs")
     parser.add_argument("--keep", type=int, default=3, help="reproducers saved per signature and worker")
@@ -897,6 +1165,9 @@ def parse_args(argv=None):
     unknown = [g for g in args.games if not (ROOT / "rulesets" / g / "game.yaml").exists()]
     if unknown:
         parser.error(f"--games: no ruleset {', '.join(unknown)}")
+    args.targets = [t for t in args.targets.split(",") if t]
+    if not args.targets or set(args.targets) - set(TARGETS):
+        parser.error(f"--targets: some of {', '.join(TARGETS)}")
     return args
 
 

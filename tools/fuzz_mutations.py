@@ -1,10 +1,10 @@
 """The mutations of tools/fuzz.py: one file of a shipped game changed, deterministically.
 
-`game_files(game)` reads a game into a `GameFiles`: every file of its sandbox (see tools/fuzz.py)
-by sandbox-relative path, grouped by kind (rules, content, manifest, scenario, bot), and the
-names the game uses. `mutate(files, kind, rng)` picks a file of that kind and applies one to
-three operations to it, each drawn from `rng` (a `random.Random`), so an input is rebuilt from
-the seed and its number alone.
+`shipped_games()` names the games of rulesets/. `game_files(game)` reads one into a `GameFiles`:
+every file of its sandbox (see tools/fuzz.py) by sandbox-relative path, grouped by kind (rules,
+content, manifest, scenario, bot), and the names the game uses. `mutate(files, kind, rng)` picks
+a file of that kind and applies one to three operations to it, each drawn from `rng` (a
+`random.Random`), so an input is rebuilt from the seed and its number alone.
 
 Operations: byte-level (bit flips, invalid UTF-8, control characters, random bytes), line-level
 (delete, duplicate, swap, re-indent, truncate, splice, very long lines), token-level in rules
@@ -37,7 +37,8 @@ from fuzz_strategies import (  # noqa: E402  (the tables of the loader's fuzzer,
 
 SENTINEL = "LUDOLEX_PWNED"  # a payload that runs creates this file in the current directory
 KINDS = ("rules", "content", "manifest", "scenario", "bot")
-KEPT_SCENARIOS = {  # scenario files always in a sandbox (the others only when mutated): validation stays cheap
+KEPT_SCENARIOS = {  # scenario files always in a sandbox (the others only when mutated): validation stays cheap;
+    # another game keeps its two smallest
     "cernunos": ["cn_b_no_placement.yaml", "cn_a_power.yaml"],
     "root": ["marquise_birdsong.yaml", "core_hidden.yaml"],
 }
@@ -157,6 +158,17 @@ def sandbox_manifest(manifest: str, ruleset: Path, cards: Path) -> str:
     return re.sub(r"^content:.*$", f"content: {value}", manifest, count=1, flags=re.MULTILINE)
 
 
+def shipped_games(root: Path = ROOT) -> list[str]:
+    """The games of `rulesets/`: each folder whose manifest names its own content. A variant (`base:`)
+    is left out: its files are its base's, fuzzed with it."""
+    games = []
+    for manifest in sorted((root / "rulesets").glob("*/game.yaml")):
+        text = manifest.read_text(encoding="utf-8", errors="replace")
+        if re.search(r"^content:", text, re.MULTILINE) and not re.search(r"^base:", text, re.MULTILINE):
+            games.append(manifest.parent.name)
+    return games
+
+
 def game_files(game: str, root: Path = ROOT) -> GameFiles:
     ruleset, cards = root / "rulesets" / game, root / "cards" / game
     files: dict[str, bytes] = {}
@@ -177,7 +189,8 @@ def game_files(game: str, root: Path = ROOT) -> GameFiles:
         relative = f"content/{path.relative_to(cards).as_posix()}"
         files[relative] = path.read_bytes()
         kinds["content"].append(relative)
-    kept = {f"ruleset/tests/{name}" for name in KEPT_SCENARIOS.get(game, [])}
+    smallest = sorted((ruleset / "tests").glob("*.yaml"), key=lambda path: (path.stat().st_size, path.name))[:2]
+    kept = {f"ruleset/tests/{name}" for name in KEPT_SCENARIOS.get(game, [path.name for path in smallest])}
     sandbox = [p for p in files if not p.startswith("ruleset/tests/") or p in kept]
     kinds = {kind: paths for kind, paths in kinds.items() if paths}
     return GameFiles(game, files, kinds, sandbox, names_of(files))

@@ -61,7 +61,10 @@ def create_app(table: Logged, access: Access | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = LARGEST_REQUEST
 
     def posted() -> dict:
-        data = request.get_json(silent=True)
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:  # lists nested a thousand deep: Python's decoder gives up
+            raise Refused("the request's JSON is nested too deeply") from None
         return data if isinstance(data, dict) else {}
 
     def granted(seat) -> str:
