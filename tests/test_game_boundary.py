@@ -8,6 +8,7 @@ new process with HOME pointing at a home folder of the test's own.
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -134,3 +135,33 @@ def test_the_game_folder_and_what_its_manifest_names_are_read_and_nothing_else_o
     assert named.contains(cards.resolve() / "deck.yaml")
     assert not named.contains(notes.resolve() / "private.rules")
     assert not named.may_name(project.resolve() / ".git" / "config")
+
+
+def test_the_language_server_never_shows_the_key_nor_the_environment(home, monkeypatch):
+    """The same game opened in an editor: the links are LX209 on the links themselves, a hover on
+    them is refused, and nothing the server sends holds the key or the environment."""
+    from pygls.exceptions import JsonRpcException
+    from test_lsp import Editor
+
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("LUDOLEX_TEST_SECRET", SECRET)  # in the server's environment
+    game = standalone_game(home / "Downloads" / "game")
+    (game / "notes.rules").symlink_to(Path("..") / ".." / ".ssh" / "id_ed25519")
+    (game / "environ.rules").symlink_to("/proc/self/environ")
+
+    async def test():
+        editor = Editor(game)
+        await editor.start()
+        try:
+            for link in ("notes.rules", "environ.rules"):
+                uri = (game / link).as_uri()
+                found = await editor.diagnostics_of(uri, lambda found: found)
+                assert [d.code for d in found] == ["LX209"]
+                with pytest.raises(JsonRpcException) as refused:
+                    await editor.hover_at(uri, 1, 1)
+                assert SECRET not in str(refused.value)
+            sent = [d.message for found in editor.diagnostics.values() for d in found]
+            assert sent and not any(SECRET in message for message in sent)
+        finally:
+            await editor.stop()
+    asyncio.run(test())
