@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import os
 import resource
 import shutil
+import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -350,3 +353,40 @@ async def test_a_request_with_bad_parameters_gets_an_error_answer(editor: Editor
     for uri in ("untitled:Untitled-1", "file:///nowhere%00/x.rules", "https://example.com/x.rules"):  # no file: nothing to say
         assert await editor.raw_request("textDocument/hover", {**place, "textDocument": {"uri": uri}}) is None
     assert "the locations one connection away" in await editor.hover(RULES, "adjacent(t.location", 2)
+
+
+def test_a_request_whose_id_is_neither_a_number_nor_a_text_gets_an_error_answer(project: Path):
+    """Found by tools/fuzz.py: pygls failed on an id `[1]` (unhashable) and only logged it. Here the
+    messages are written by hand, as a careless client would, over the server's real pipes."""
+    server = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp"], cwd=project, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def send(message: dict) -> None:
+        body = json.dumps(message).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        server.stdin.flush()
+
+    def answer() -> dict:
+        while True:  # skip the server's notifications and requests (they have a method)
+            length = int(server.stdout.readline().split(b":")[1])
+            while server.stdout.readline().strip():
+                pass
+            message = json.loads(server.stdout.read(length))
+            if "method" not in message:
+                return message
+
+    watchdog = threading.Timer(WAIT, server.kill)  # a server that never answers fails the test, never hangs it
+    watchdog.start()
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": None}})
+        assert answer()["id"] == 1
+        send({"jsonrpc": "2.0", "id": [1], "method": "shutdown"})
+        refused = answer()
+        assert refused.get("id") is None and refused["error"]["code"] == -32600  # pygls leaves out a null id
+        send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        assert answer() == {"jsonrpc": "2.0", "id": 2, "result": None}
+        send({"jsonrpc": "2.0", "method": "exit"})
+        assert server.wait(timeout=WAIT) == 0
+    finally:
+        watchdog.cancel()
+        server.kill()

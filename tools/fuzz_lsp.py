@@ -286,6 +286,11 @@ def request_shape(message: dict, workspace: Path) -> str:
     return ("a file of the game" if str(workspace) in uri else f"uri {uri[:40]}") + odd
 
 
+def _id_key(request_id) -> str:
+    """A request's id as a key: a fuzzed id may be any JSON value, a list included."""
+    return json.dumps(request_id, sort_keys=True)
+
+
 def answer_kind(answer: dict) -> str:
     if "error" in answer:
         error = answer["error"]
@@ -332,10 +337,10 @@ class Server:
 
     def answer(self, number, seconds: float) -> dict | None:
         deadline = time.monotonic() + seconds
-        while number not in self.answers:
+        while _id_key(number) not in self.answers:
             if not self.read(deadline - time.monotonic()):
                 return None
-        return self.answers.pop(number)
+        return self.answers.pop(_id_key(number))
 
     def wait_for_diagnostics(self, seconds: float) -> None:
         deadline, before = time.monotonic() + seconds, self.published
@@ -375,7 +380,7 @@ class Server:
             elif "id" in message:  # a request of the server's (registerCapability...): answered with the next message
                 self.replies.append(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": None}))
         elif "id" in message:
-            self.answers[message["id"]] = message
+            self.answers[_id_key(message["id"])] = message
 
     def alive(self) -> bool:
         if self.status is None:

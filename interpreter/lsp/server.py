@@ -20,7 +20,7 @@ from urllib.parse import unquote
 
 from cattrs import ClassValidationError, transform_error
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
@@ -43,10 +43,14 @@ ANSWERED = object()  # a request already answered with an error while it was rea
 
 
 class Protocol(LanguageServerProtocol):
-    """pygls's protocol, except that a request whose parameters do not fit its method gets an error
-    answer: pygls only logs it, and the editor would wait for the answer for ever."""
+    """pygls's protocol, except that a request whose parameters do not fit its method, or whose id is
+    neither a number nor a text, gets an error answer: pygls only logs it, and the editor would wait
+    for the answer for ever."""
 
     def structure_message(self, data: dict):
+        if "method" in data and data.get("id") is not None and not _is_request_id(data["id"]):
+            self._send_response(None, None, JsonRpcInvalidRequest("a request's id is a number or a text").to_response_error())
+            return ANSWERED
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
