@@ -38,7 +38,7 @@ one; at most 20 turns) and the first scenarios of a mutated scenario file are ru
 Each input runs in a child forked from a warm worker (the engine imported, the games loaded, the
 tables served made, the language server imported: once), with a wall-clock timeout per phase (a
 game, a request, a message: the worker has the child print its Python stack, then kills it: a
-hang), a memory cap (RLIMIT_AS, 4 GB; 2 GB for serve and lsp) and its outcome sent back as JSON
+hang; --timeout, plus SECONDS_PER_MEGABYTE for each megabyte of a mutated file), a memory cap (RLIMIT_AS, 4 GB; 2 GB for serve and lsp) and its outcome sent back as JSON
 lines through a pipe. An audit hook in the child (and in the language server, which inherits it)
 reports any process started (os.system, subprocess...) and any file opened, listed or written
 outside the game's copy (or workspace), the engine and Python, links followed; some mutations carry
@@ -73,6 +73,8 @@ from __future__ import annotations
 import os
 import sys
 
+SECONDS_PER_MEGABYTE = 40  # more time for each phase of a larger mutated file: parsing rules costs about
+# 25 CPU s per MB (Lark), bounded by LUDOLEX_RULESET_BYTES; a bounded cost is not a hang
 RUN_TIME_LIMITS = {  # tight limits for fuzzing; a variable already set wins
     "LUDOLEX_STEPS_PER_DECISION": "1000000",
     "LUDOLEX_STEPS_PER_GAME": "20000000",
@@ -752,7 +754,8 @@ def run_input(index: int) -> dict:
     tainted = True
     try:
         plan = game_plan(files[game], sandbox, mutation)
-        result = run_child(plan, sandbox, WORKER["output"], options["timeout"], WORKER["allowed"][game])
+        timeout = options["timeout"] + SECONDS_PER_MEGABYTE * len(mutation.data) / 1e6
+        result = run_child(plan, sandbox, WORKER["output"], timeout, WORKER["allowed"][game])
         sentinel = (sandbox / SENTINEL).exists()
         output = read_output(WORKER["output"])
         outcome = classify(result, sentinel, output, mutation.data)
