@@ -6,7 +6,8 @@ message to `ludolex lsp` run code, read files, hang or crash it, or give away a 
     python tools/fuzz.py --inputs 50000 --jobs 2 --seed 1 --report fuzz.json --findings fuzz-findings
     python tools/fuzz.py --replay fuzz-findings/runtime-hang-root-rules-0000123 [--in-process]
 
-Options: --inputs N, --seed S (an input is a function of the seed and its number), --jobs N
+Options: --inputs N, --seed S (an input is a function of the seed and its number), --first K (the
+inputs numbered K to K+N-1: a long run in parts, the same inputs as in one), --jobs N
 (worker processes, 2), --games a,b (default: every game of rulesets/, found by
 fuzz_mutations.shipped_games), --targets games,serve,lsp (default: all three), --timeout SECONDS
 (per phase of an input, 5), --findings DIR, --keep N (reproducers per signature and worker, 3),
@@ -963,7 +964,7 @@ def fuzz(args) -> dict:
         with context.Pool(args.jobs, initializer=start_worker, initargs=(options, games, files, work)) as pool:
             last_progress = time.monotonic()
             try:
-                for done, outcome in enumerate(pool.imap_unordered(run_input, range(args.inputs), chunksize=2), 1):
+                for done, outcome in enumerate(pool.imap_unordered(run_input, range(args.first, args.first + args.inputs), chunksize=2), 1):
                     count(outcome, totals, signatures, tallies)
                     if time.monotonic() - last_progress > args.progress:
                         last_progress = time.monotonic()
@@ -1031,7 +1032,8 @@ def build_report(args, totals, signatures, tallies, elapsed: float) -> dict:
     for entry in findings:
         entry["games"] = dict(entry["games"])
     return {
-        "seed": args.seed, "jobs": args.jobs, "timeout": args.timeout, "games": args.games, "targets": args.targets,
+        "seed": args.seed, "first": args.first, "jobs": args.jobs, "timeout": args.timeout, "games": args.games,
+        "targets": args.targets,
         "limits": {k: v for k, v in os.environ.items() if k.startswith("LUDOLEX_")},
         "elapsed_seconds": round(elapsed, 1), "inputs_per_second": round(total["inputs"] / max(elapsed, 1e-9), 2),
         "totals": {k: total[k] for k, _ in COLUMNS}, "rows": rows, "findings": findings,
@@ -1151,6 +1153,8 @@ def parse_args(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--inputs", type=int, default=1000, help="how many mutated inputs to try")
     parser.add_argument("--seed", type=int, default=0, help="the inputs are a function of the seed and their number")
+    parser.add_argument("--first", type=int, default=0, help="the number of the first input (a long run in parts: "
+                        "--first 0 --inputs 30000, then --first 30000 --inputs 20000)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--games", default=",".join(GAMES), help="games to fuzz, comma-separated (default: every game "
                         "of rulesets/)")
