@@ -128,3 +128,22 @@ def test_numbers_of_a_position_are_plain_numbers_of_the_game():
     values = plain(read)
     assert values == {"shards": {"alice": 0, "queen": 3}, "round": 2, "names": ["a", "b"]}
     assert type(values["shards"]["alice"]) is int and type(values["round"]) is int
+
+
+def test_validate_reports_an_unknown_kind_or_zone_laid_on_top(tmp_path):
+    """Found by tools/fuzz.py: a kind the game lacks in `on_top` passed validate, then failed the scenario."""
+    folder = game_folder(tmp_path, """
+        scenarios:
+          - name: on top
+            rules: [X-1]
+            position:
+              on_top:
+                'supply(red)': [red stone, red yourself]
+                'pile(red)': [relic]
+                'supply': [relic]
+            expect: {}
+        """)
+    found = [(d.code, d.message, d.position.line) for d in validate_ruleset(folder)]
+    assert found == [("LX327", "the game has no kind of piece `yourself`", 7),
+                     ("LX327", "the game has no zone (or player's zone, `bag(alice)`) `pile(red)`", 8),
+                     ("LX327", "the game has no zone (or player's zone, `bag(alice)`) `supply`", 9)], found

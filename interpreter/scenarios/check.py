@@ -10,7 +10,7 @@ from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary
 from interpreter.scenarios.files import NOBODY, ScenarioFile, parse_scenario_file, with_faction_names
-from interpreter.scenarios.run import FACE_DOWN, parse_label
+from interpreter.scenarios.run import FACE_DOWN, on_top_zone, parse_label
 
 
 def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = None) -> list:
@@ -68,6 +68,14 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                     unknown("location", location, ruleset.board.locations, "scenarios", i, part, "board", location)
                 for j, label in enumerate(stack):
                     key = check_label(label, "scenarios", i, part, "board", location, j)
+                    if key is not None:
+                        needed[key] = needed.get(key, 0) + 1
+            for zone, labels in getattr(spec, "on_top", {}).items():
+                if on_top_zone(ruleset.program, zone) is None:
+                    unknown("zone (or player's zone, `bag(alice)`)", zone, ruleset.program.zones,
+                            "scenarios", i, part, "on_top", zone)
+                for j, label in enumerate(labels):
+                    key = check_label(label, "scenarios", i, part, "on_top", zone, j)
                     if key is not None:
                         needed[key] = needed.get(key, 0) + 1
             for zone, owners in spec.zones.items():

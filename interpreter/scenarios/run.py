@@ -139,12 +139,21 @@ def plain(value):
 
 def _on_top_key(game: Game, name: str) -> str:
     """`deck`, or a player's zone written as in the rules, `bag(alice)`."""
+    key = on_top_zone(game.ruleset.program, name)
+    if key is None and "(" in name:
+        raise ScenarioFailure(f"position: `on_top` names `{name}`, which is not a player's zone of the game")
+    return key or name
+
+
+def on_top_zone(program, name: str) -> str | None:
+    """The zone an `on_top` key names (`deck`, or a player's zone as the rules write it, `bag(alice)`),
+    as the state names it; None if the game has no such zone."""
     match = re.fullmatch(r"\s*([\w.]+)\s*\(\s*(\w+)\s*\)\s*", name)
     if not match:
-        return name
+        return name if name in program.zones and not program.zones[name][0] else None
     zone, player = match.groups()
-    if not game.ruleset.program.zones.get(zone, (False, ""))[0] or player not in game.ruleset.program.players:
-        raise ScenarioFailure(f"position: `on_top` names `{name}`, which is not a player's zone of the game")
+    if not program.zones.get(zone, (False, ""))[0] or player not in program.players:
+        return None
     return player_zone(zone, player)
 
 
