@@ -63,3 +63,17 @@ def test_a_ranking_says_which_key_decided_and_saves_only_the_old_fields(cernunos
         assert set(result.to_json()) == {"winner", "scores", "reason"}
     draw = play_random(cernunos, 2).result
     assert (draw.winner, draw.reason, draw.decided_by) == (None, "draw", "")
+
+
+def test_an_expression_that_fails_when_evaluated_says_where_it_starts(cernunos):
+    """Found by tools/fuzz.py: a scenario's expected value that fails at run time was placed at column
+    -11 (the column of the `let value = ` it is compiled in)."""
+    import pytest
+
+    from interpreter.diagnostics.errors import RuleRuntimeError
+
+    game = Game(cernunos, seed=1)
+    with pytest.raises(RuleRuntimeError) as failed:
+        game.evaluate("power(top(a1))")  # nothing on a1 at the start: the power of none
+    assert (failed.value.position.line, failed.value.position.column) == (1, 1), failed.value
+    assert "none where a component is needed" in str(failed.value)

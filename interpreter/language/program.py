@@ -1,7 +1,7 @@
 """A compiled ruleset: every declaration turned into closures the runtime calls."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision
@@ -87,6 +87,8 @@ class Program:
         prefix = "let value = "  # compiled as a statement; positions still point into `file`
         block = parse(f"{prefix}{source}\n", file, start="snippet", line_offset=line - 1,
                       column_offset=column - 1 - len(prefix))
+        for statement in block.statements:  # an error of the whole `let` is the expression's: it starts at `column`
+            statement.pos = replace(statement.pos, column=column) if statement.pos.line == line else statement.pos
         diagnostics: list = []
         scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True).with_locals(*names)
         statement, _ = block.compile(scope, Deciding(), keep=("value",))
