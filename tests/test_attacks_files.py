@@ -339,6 +339,15 @@ def test_validate_reports_mistakes_in_a_bot_file_expressions(game):
     assert ("LX308", "broken.yaml", 2) in found, found
 
 
+def test_a_bot_value_that_is_not_a_number_is_reported(game):
+    """Found by tools/fuzz.py: a text as a bot's value validated clean, then stopped the game."""
+    (game / "bots").mkdir(exist_ok=True)
+    (game / "bots" / "texts.yaml").write_text(
+        "all:\n  place: '\"north\"'\n  grow: size(reserve(you)) > 2\n", encoding="utf-8")
+    found = [(d.code, Path(d.position.file).name, d.position.line, d.message) for d in validate(game)]
+    assert found == [("LX323", "texts.yaml", 2, "the bot's value of `place` must be a number, not a text")], found
+
+
 def test_a_good_bot_file_passes_validate():
     assert validate(ROOT / "rulesets" / "root") == []
 

@@ -81,7 +81,8 @@ class Policy:
                 continue
             for names, in_view in decisions[name].items():
                 value, diagnostics = self.ruleset.program.compile_value(source, position.file, names + tuple(sorted(in_view)),
-                                                                        position.line, position.column)
+                                                                        position.line, position.column,
+                                                                        expected=("score", f"the bot's value of `{name}`"))
                 problems += [Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics]
                 self.compiled[(owner, name, names)] = (value, position)
         for name in self.passing:

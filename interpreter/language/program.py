@@ -10,6 +10,7 @@ from interpreter.language.parameters import check_calls
 from interpreter.language.parser import parse
 from interpreter.language.scope import Scope
 from interpreter.language.statements import PROCEED, Deciding
+from interpreter.language.types import check
 
 
 @dataclass
@@ -81,9 +82,11 @@ class Program:
 
         return call
 
-    def compile_value(self, source: str, file: str = "<expression>", names: tuple = (), line: int = 1, column: int = 1):
+    def compile_value(self, source: str, file: str = "<expression>", names: tuple = (), line: int = 1, column: int = 1,
+                      expected: tuple[str, str] | None = None):
         """An expression of the rules language, written at (line, column) of `file`, as a function
-        (rt, env) -> value, env holding `you` and `names`; and the checker's diagnostics."""
+        (rt, env) -> value, env holding `you` and `names`; and the checker's diagnostics. `expected`:
+        (the type its value must have, what it is in a message), if it is checked."""
         prefix = "let value = "  # compiled as a statement; positions still point into `file`
         block = parse(f"{prefix}{source}\n", file, start="snippet", line_offset=line - 1,
                       column_offset=column - 1 - len(prefix))
@@ -93,6 +96,9 @@ class Program:
         scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True).with_locals(*names)
         statement, _ = block.compile(scope, Deciding(), keep=("value",))
         check_calls([block], self.symbols, diagnostics)
+        if expected is not None and not diagnostics:
+            given = block.statements[0].value
+            check(scope, given.pos, expected[0], given.type, expected[1])
 
         def value(rt, env):
             statement(rt, env)

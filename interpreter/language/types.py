@@ -24,6 +24,7 @@ ACCEPTS = {
     "players": {"player", "list"},
     "bool": {"bool"},
     "reason": {"text", "component"},
+    "score": {"number", "bool"},  # a bot's value of an option: true counts as 1
 }
 
 WORDS = {
@@ -32,7 +33,7 @@ WORDS = {
     "connection": "a connection type", "trait": "a trait", "bool": "true or false", "via": "a connection type (or a list of them)",
     "collection": "a list or a zone", "movable": "a component or a list of components", "none": "none",
     "revealable": "a zone, a component or a list of components", "players": "a player or a list of players",
-    "reason": "a text or a component",
+    "reason": "a text or a component", "score": "a number",
 }
 
 
