@@ -79,7 +79,7 @@ SECONDS_PER_MEGABYTE = 40  # more time for each phase of a larger mutated file: 
 RUN_TIME_LIMITS = {  # tight limits for fuzzing; a variable already set wins
     "LUDOLEX_STEPS_PER_DECISION": "1000000",
     "LUDOLEX_STEPS_PER_GAME": "20000000",
-    "LUDOLEX_DECISIONS_PER_GAME": "20000",
+    "LUDOLEX_DECISIONS_PER_GAME": "1500",  # 20 turns take at most 288 (Root); 20,000 took a bot 35 s, past --timeout
     "LUDOLEX_SECONDS_PER_DECISION": "1",
 }
 for _name, _value in RUN_TIME_LIMITS.items():
