@@ -104,6 +104,17 @@ def test_a_bot_gives_a_number_to_a_parameter_read_as_a_player(tmp_path):
     assert errors(game) == [("LX323", 2, 8)]
 
 
+def test_a_branch_of_a_conditional_that_cannot_go_where_its_value_goes(tmp_path):
+    """Found by tools/fuzz.py: `(if c then 1 else "x") - 2` validated clean (the conditional's type is
+    `any`, its branches differing), then stopped the game."""
+    then = 'let n = (if you = red then 1 else "x") - 2'
+    assert errors(toy(tmp_path / "rules", then)) == [("LX323", 6, 8 + then.index('"x"') + 1)]
+    bot = 'all:\n  put: if top(s) = none then 1 else "x"\n'
+    assert errors(toy(tmp_path / "bot", bot=bot)) == [("LX323", 2, 8)]
+    fine = 'let n = (if you = red then [s] else none) + [s]'  # a list, or none: `+` of two lists
+    assert errors(toy(tmp_path / "fine", fine)) == []
+
+
 # --- a text in a content list of numbers; a number above the run-time limit in content ------------
 
 def test_a_text_in_a_content_list_of_numbers(tmp_path):

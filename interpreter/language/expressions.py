@@ -481,6 +481,9 @@ class Binary(Expr):
             lists = op == "+" and "list" in (left, right)
             for side in (self.left, self.right):
                 check(scope, side.pos, "list" if lists else "number", side.type, f"an operand of `{op}`")
+                if isinstance(side, Conditional) and side.type == ANY:  # branches of two types: each must fit
+                    expected = "list" if lists else "addable" if op == "+" else "number"
+                    side.check_branches(scope, expected, f"an operand of `{op}`")
             self.type = ("list" if lists else "number") if op in ("+", "-", "*", "/", "mod") else "bool"
             if op == "+" and not lists and left == right == ANY:  # two lists or two numbers: only a game can tell
                 self.type = ANY
@@ -547,6 +550,15 @@ class Conditional(Expr):
         test, then, other = (e.code(scope, names) for e in (self.test, self.then, self.otherwise))
         self.type = self.then.type if self.then.type == self.otherwise.type else ANY
         return f"({then} if {test} else {other})"
+
+    def check_branches(self, scope, expected: str, what: str) -> None:
+        """Each value it may give fits `expected`, each reported at its own place: its type alone is
+        `any` when its branches differ (`if c then 1 else "x"`)."""
+        for branch in (self.then, self.otherwise):
+            if isinstance(branch, Conditional):
+                branch.check_branches(scope, expected, what)
+            else:
+                check(scope, branch.pos, expected, branch.type, what)
 
 
 @dataclass

@@ -10,7 +10,8 @@ from interpreter.language.parameters import check_calls
 from interpreter.language.parser import parse
 from interpreter.language.scope import Scope
 from interpreter.language.statements import PROCEED, Deciding
-from interpreter.language.types import check
+from interpreter.language.expressions import Conditional
+from interpreter.language.types import ANY, check
 
 
 @dataclass
@@ -99,6 +100,8 @@ class Program:
         if expected is not None and not diagnostics:
             given = block.statements[0].value
             check(scope, given.pos, expected[0], given.type, expected[1])
+            if isinstance(given, Conditional) and given.type == ANY:
+                given.check_branches(scope, *expected)
 
         def value(rt, env):
             statement(rt, env)

@@ -25,6 +25,7 @@ ACCEPTS = {
     "bool": {"bool"},
     "reason": {"text", "component"},
     "score": {"number", "bool"},  # a bot's value of an option: true counts as 1
+    "addable": {"number", "list"},  # what `+` adds, where its other side does not say which
 }
 
 WORDS = {
@@ -33,7 +34,7 @@ WORDS = {
     "connection": "a connection type", "trait": "a trait", "bool": "true or false", "via": "a connection type (or a list of them)",
     "collection": "a list or a zone", "movable": "a component or a list of components", "none": "none",
     "revealable": "a zone, a component or a list of components", "players": "a player or a list of players",
-    "reason": "a text or a component", "score": "a number",
+    "reason": "a text or a component", "score": "a number", "addable": "a number or a list",
 }
 
 
