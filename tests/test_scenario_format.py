@@ -147,3 +147,21 @@ def test_validate_reports_an_unknown_kind_or_zone_laid_on_top(tmp_path):
     assert found == [("LX327", "the game has no kind of piece `yourself`", 7),
                      ("LX327", "the game has no zone (or player's zone, `bag(alice)`) `pile(red)`", 8),
                      ("LX327", "the game has no zone (or player's zone, `bag(alice)`) `supply`", 9)], found
+
+
+def test_validate_reports_a_text_given_to_a_variable_that_holds_a_number(tmp_path):
+    """Found by tools/fuzz.py: `shards: {alice: "Z"}` in a position validated clean, then stopped the
+    scenario where the rules subtract it."""
+    folder = toy_folder(tmp_path, CONTENT, toy=RULES + "variable gems per player = 0\nvariable round = 1\n")
+    (folder / "tests").mkdir()
+    (folder / "tests" / "format.yaml").write_text(textwrap.dedent("""
+        scenarios:
+          - name: variables
+            rules: [X-1]
+            position:
+              variables: {gems: {red: 2, blue: "Z"}, round: "two"}
+            expect: {}
+        """))
+    found = [(d.code, d.message, d.position.line) for d in validate_ruleset(folder)]
+    assert found == [("LX323", 'variable `gems` holds a number (it starts as one), not "Z"', 6),
+                     ("LX323", 'variable `round` holds a number (it starts as one), not "two"', 6)], found

@@ -70,6 +70,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 program.variables.append((decl.name, False, decl.default.compile(scope), decl.pos))
             elif isinstance(decl, d.VariableDecl):
                 program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
+                symbols.variable_types[decl.name] = decl.value.type
                 if decl.visibility != "public":
                     program.private_variables[decl.name] = decl.visibility
                 if decl.visibility == "private" and not decl.per_player:

@@ -20,6 +20,7 @@ class Symbols:
     zones: dict[str, bool] = field(default_factory=dict)  # name -> per player
     unordered: list[str] = field(default_factory=list)  # the zones declared `unordered` (bags), in declaration order
     variables: dict[str, bool] = field(default_factory=dict)  # name -> per player
+    variable_types: dict[str, str] = field(default_factory=dict)  # name -> the type of the value it starts with
     options: dict[str, list] = field(default_factory=dict)  # option -> its values, the default first
     properties: dict[str, object] = field(default_factory=dict)  # name -> default value
     functions: dict[str, int] = field(default_factory=dict)  # name -> number of parameters

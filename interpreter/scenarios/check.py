@@ -1,6 +1,7 @@
 """Checking a scenario file against its ruleset before it runs: names the game lacks, positions it cannot set."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from interpreter.content.yaml_source import Locator
@@ -110,9 +111,12 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                 if spec.decision is not None:
                     check_player(spec.decision.player, "scenarios", i, "expect", "decision", "player")
             if part == "position":
-                for name in spec.variables:
+                for name, value in spec.variables.items():
                     if name not in ruleset.program.symbols.variables:
                         unknown("variable", name, ruleset.program.symbols.variables, "scenarios", i, part, "variables", name)
+                    elif ruleset.program.symbols.variable_types.get(name) == "number":
+                        found += _not_numbers(name, value, ruleset.program.symbols.variables[name],
+                                              lambda *steps: where("scenarios", i, part, "variables", name, *steps))
             for (owner, kind), count in needed.items():
                 have = totals.get((owner, kind), 0)
                 if kind in kinds and count > have:
@@ -120,6 +124,15 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                     found.append(Diagnostic("LX328", f"the {part} needs {count} `{label}` but the game has {have}",
                                             where("scenarios", i, part)))
     return found
+
+
+def _not_numbers(name: str, value, per_player: bool, where) -> list:
+    """LX323 for a text (or true or false) given to a variable that starts as a number: the rules
+    would compute with it."""
+    values = value.items() if per_player and isinstance(value, dict) else [((), value)]
+    return [Diagnostic("LX323", f"variable `{name}` holds a number (it starts as one), not {json.dumps(item)}",
+                       where(*((player,) if player != () else ())))
+            for player, item in values if isinstance(item, (str, bool))]
 
 
 def _expression_problems(ruleset: Ruleset, source: str, where) -> list:
