@@ -21,6 +21,7 @@ from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language import statements as s
 from interpreter.language.grammar import grammar_text, reserved_words
+from interpreter.safety.limits import LIMITS
 
 
 class _Indenter(Indenter):
@@ -656,8 +657,10 @@ class _ToAst(Transformer):
         return e.Name(self._pos(meta), str(c[0]))
 
     def int(self, meta, c):
-        if len(c[0]) > 18:
-            raise BadLiteral(self._pos(meta), f"the number `{c[0][:12]}...` is too long (at most 18 digits)")
+        if len(c[0]) > 18 or int(c[0]) > LIMITS.largest_number:
+            shown = c[0] if len(c[0]) <= 18 else f"{c[0][:12]}..."
+            raise BadLiteral(self._pos(meta), f"the number `{shown}` is larger than {LIMITS.largest_number:,}, "
+                                              "the largest a game holds (LUDOLEX_LARGEST_NUMBER)")
         return e.Literal(self._pos(meta), int(c[0]))
 
     def string(self, meta, c):
