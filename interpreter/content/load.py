@@ -43,7 +43,7 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
             if parsed is None:
                 whole = False
                 continue
-        _merge(content, parsed, document, str(path), diagnostics)
+        merge_content(content, parsed, document, str(path), diagnostics)
     return (content if whole else None), diagnostics
 
 
@@ -67,7 +67,8 @@ def _without_broken_kinds(document, error: ValidationError, lost_kinds: set[str]
     return parsed
 
 
-def _merge(content: Content, parsed: ContentFile, document, file: str, diagnostics: list[Diagnostic]) -> None:
+def merge_content(content: Content, parsed: ContentFile, document, file: str, diagnostics: list[Diagnostic]) -> None:
+    """Add what one content file (`document`, parsed) declares to `content`."""
     if parsed.players is not None:
         if content.players:
             diagnostics.append(Diagnostic("LX301", "players are declared twice", position_of(document, ("players",), file)))

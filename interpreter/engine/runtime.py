@@ -99,7 +99,7 @@ class Runtime:
         self.step_limit = LIMITS.steps_per_decision
         self.running = False  # rules (or a bot's valuation) are running now: the watchdog may stop them
         self.start_phase: str | None = None  # a scenario starts the turn at this phase: the ones before are skipped
-        self.pause_after_turn = False  # a scenario stops the game when the turn ends
+        self.pause_at: tuple | None = None  # a scenario stops the game here: ("end", "turn"), ("end", a phase), ("event", a name)
         self.playout = None  # playout mode: a random.Random with which each `choose` picks itself (Game.play_out)
         self.replaying = None  # a copy replaying recorded answers, which each `choose` takes (play/replaying.py)
         self.taken: list = []  # the option each `choose` took, in order, or NO_OPTION where it had none (ibid.)

@@ -322,6 +322,7 @@ def write_emit(node: s.Emit, scope: Scope, out: Writer) -> bool:
     out.line(f"{values} = [{''.join(_code(a, scope) + ', ' for a in node.args)}]", node.pos)
     error = f"_RuleRuntimeError(None, {out.literal('an event handler asked for a decision where none was expected')})"
     _run_handlers(("event", node.event), values, node.pos, out, deciding, error)
+    _pause_if_asked(("event", node.event), node.pos, out)
     return deciding
 
 
@@ -573,12 +574,13 @@ def write_turn(node: s.Turn, scope: Scope, out: Writer) -> bool:
     out.line(f"l_you = {saved}", node.pos)
     out.line("if rt.start_phase is not None:", node.pos)
     out.line(f"    raise {out.constant(node, 'turn')}.missing_phase(rt.start_phase)", node.pos)
-    out.line("if rt.pause_after_turn:", node.pos)
+    out.line(f"if rt.pause_at == {out.constant(('end', 'turn'), 'key')}:", node.pos)
     out.line("    raise _Pause()", node.pos)
     return True
 
 
 def write_phase(node: s.Phase, scope: Scope, out: Writer) -> bool:
+    scope.symbols.phases.add(node.name)
     name = out.literal(node.name)
     out.line(f"if rt.start_phase is None or rt.start_phase == {name}:  # a scenario may start the turn at a later phase",
              node.pos)
@@ -591,9 +593,17 @@ def write_phase(node: s.Phase, scope: Scope, out: Writer) -> bool:
         out.line("except _EndTurn:  # the turn ends in this phase: the phase ends too", node.pos)
         with out.indented():
             _run_event(node.name, "end", scope, node.pos, out)
+            _pause_if_asked(("end", node.name), node.pos, out)
             out.line("raise", node.pos)
         _run_event(node.name, "end", scope, node.pos, out)
+        _pause_if_asked(("end", node.name), node.pos, out)
     return True
+
+
+def _pause_if_asked(key: tuple, pos: Position, out: Writer) -> None:
+    """A scenario may stop the game just after this point (`until:`)."""
+    out.line(f"if rt.pause_at == {out.constant(key, 'key')}:", pos)
+    out.line("    raise _Pause()", pos)
 
 
 _WRITERS = {

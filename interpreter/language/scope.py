@@ -35,6 +35,7 @@ class Symbols:
     location_attributes: set[str] = field(default_factory=set)  # attributes of the board's locations
     used: set[str] = field(default_factory=set)  # functions and procedures something calls
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
+    phases: set[str] = field(default_factory=set)  # the names of the turn's phases (filled as `play:` compiles)
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
     function_parts: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)]: body, modifiers, overrides
     results: dict[str, str] = field(default_factory=dict)  # function -> the type of its value (`expressions.function_result`)

@@ -465,6 +465,9 @@ def _start_and_end(scope: Scope, name: str):
     return start, end
 
 
+END_OF_TURN = ("end", "turn")  # where `until: end of turn` stops a scenario (Runtime.pause_at)
+
+
 def _event_runner(key, args, generator, ordered_by=None):
     if ordered_by is not None:
         def emit_ordered(rt, env):  # `emit ... ordered by P`: P orders the handlers whose conditions hold
@@ -475,18 +478,24 @@ def _event_runner(key, args, generator, ordered_by=None):
                 if len(waiting) > 1 and chooser is not None:
                     index = yield Decision(f"order_{key[1]}", chooser, ("rule",), [(t.label,) for t in waiting])
                 yield from waiting.pop(index)(rt, you, values)
+            if rt.pause_at == key:
+                raise Pause()
         return emit_ordered, True
 
     def emit(rt, env):
         values = [a(rt, env) for a in args]
         for trigger in rt.program.triggers.get(key, ()):
             yield from trigger(rt, env["you"], values)
+        if rt.pause_at == key:
+            raise Pause()
 
     def emit_plain(rt, env):
         values = [a(rt, env) for a in args]
         for trigger in rt.program.triggers.get(key, ()):
             for _ in trigger(rt, env["you"], values):
                 raise RuleRuntimeError(None, "an event handler asked for a decision where none was expected")
+        if rt.pause_at == key:
+            raise Pause()
 
     return (emit, True) if generator else (emit_plain, False)
 
@@ -1431,7 +1440,7 @@ class Turn(Stmt):
             env["you"] = saved
             if rt.start_phase is not None:
                 raise self.missing_phase(rt.start_phase)
-            if rt.pause_after_turn:
+            if rt.pause_at == END_OF_TURN:
                 raise Pause()
 
         return turn, True
@@ -1449,7 +1458,8 @@ class Phase(Stmt):
     def compile(self, scope, deciding):
         body = run_body(*self.body.compile(scope, deciding))
         start, end = _start_and_end(scope, self.name)
-        name = self.name
+        name, ended = self.name, ("end", self.name)
+        scope.symbols.phases.add(name)
 
         def phase(rt, env):
             if rt.start_phase is not None:  # a scenario starts the turn at a later phase
@@ -1461,7 +1471,11 @@ class Phase(Stmt):
                 yield from body(rt, env)
             except EndTurn:  # the turn ends in this phase: the phase ends too
                 yield from end(rt, env)
+                if rt.pause_at == ended:
+                    raise Pause() from None
                 raise
             yield from end(rt, env)
+            if rt.pause_at == ended:
+                raise Pause()
 
         return phase, True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision, Simultaneous
@@ -45,13 +45,16 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, seed: int = 0, position: Callable[[Game], None] | None = None,
                  players: list[str] | None = None, run_setup: bool = True, rolls: Sequence[int] = (),
-                 options: dict | None = None, replaying: Replaying | None = None):
+                 options: dict | None = None, replaying: Replaying | None = None,
+                 start: Callable[[Runtime], Iterator] | None = None, pause_at: tuple | None = None):
         """`position` (optional) is a callable that arranges the state after setup, before play.
         `players`: who sits at the table, in seating order (default: every player of the content).
         `run_setup=False` skips the `setup:` block (a scenario then lays out the whole position).
         `rolls`: dice results to give, in order, before the seeded generator takes over.
         `options`: the game's options (`option` in the rules) chosen otherwise than their default;
-        an unknown option or value is a ValueError. `replaying`: the answers a copy replays (see `clone`)."""
+        an unknown option or value is a ValueError. `replaying`: the answers a copy replays (see `clone`).
+        `start` (a scenario's): runs instead of `play:`, and the game stops when it returns. `pause_at`:
+        where the game stops (`Runtime.pause_at`), for a scenario to look at the state."""
         self.ruleset = ruleset
         self.seed = seed
         self.run_setup = run_setup
@@ -62,6 +65,8 @@ class Game:
         self.runtime.rolls = list(rolls)
         self.rolls = tuple(rolls)
         self.position = position
+        self.start = start
+        self.runtime.pause_at = pause_at
         self.log: list[int] = []
         self.taken = self.runtime.taken  # each option taken, for copies to replay (play/replaying.py)
         self.runtime.replaying = replaying
@@ -114,6 +119,9 @@ class Game:
         if self.position is not None:
             self.position(self)
             rt.settle()
+        if self.start is not None:
+            yield from self.start(rt)
+            raise Pause()
         yield from program.play(rt, env)
 
     def _resume(self, index: int | None) -> None:
@@ -222,7 +230,7 @@ class Game:
         ours = choices == self.log[:len(choices)]  # else another game's: replayed by asking each decision
         replaying = Replaying(choices, self.taken) if ours else None
         copy = Game(self.ruleset, self.seed, self.position, list(self.players), self.run_setup, self.rolls,
-                    self.options, replaying)
+                    self.options, replaying, self.start)
         while replaying is not None and not replaying.done:
             copy.choose(replaying.next_index())
         if replaying is None:

@@ -17,11 +17,10 @@ Components are written "owner kind" (or "kind" for shared ones), stacks bottom t
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from interpreter.content.schema_errors import schema_diagnostics
 from interpreter.content.yaml_source import position_of, read_yaml, read_yaml_fast
@@ -30,6 +29,8 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.safety.files import Boundary
 
 Counts = dict[str, dict[str, int]]  # owner -> kind -> how many
+States = list[dict[str, object]]  # one mapping of properties per component, `{}` for none
+Label = str | dict[str, dict[str, object]]  # "owner kind", or {"owner kind": {property: value, ...}}
 NOBODY = "nobody"  # the owner key of ownerless components (cards, shared tokens) in `zones`
 
 
@@ -37,12 +38,19 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class StartSpec(Strict):
+    """The game starts inside the rules: this procedure call, by this player, instead of `play:`."""
+    call: str
+    by: str | None = None
+
+
 class PositionSpec(Strict):
     variables: dict[str, object] = {}
-    board: dict[str, list[str]] = {}
-    zones: dict[str, Counts] = {}
-    on_top: dict[str, list[str]] = {}  # zone -> the components on its top, the first listed on top (a deck's next cards)
+    board: dict[str, list[Label]] = {}
+    zones: dict[str, dict[str, dict[str, int | States]]] = {}  # zone -> owner -> kind -> how many (or their states)
+    on_top: dict[str, list[Label]] = {}  # zone -> the components on its top, the first listed on top (a deck's next cards)
     phase: str | None = None  # the first turn starts at this phase: the phases before it are skipped
+    start: StartSpec | None = None
 
 
 class DecisionSpec(Strict):
@@ -52,7 +60,7 @@ class DecisionSpec(Strict):
 
 
 class Expectation(Strict):
-    board: dict[str, list[str]] = {}
+    board: dict[str, list[Label]] = {}
     zones: dict[str, Counts] = {}
     values: dict[str, object] = {}
     decision: DecisionSpec | None = None
@@ -61,6 +69,21 @@ class Expectation(Strict):
     scores: dict[str, int] = {}
     points: dict[str, dict[str, int]] = {}  # player -> reason (`because`) -> the points recorded for it
     sees: dict[str, dict[str, bool]] = {}  # player -> zone (as written in the rules) -> whether they see its contents
+
+
+class Checkpoint(Strict):
+    """An `expect` among the choices: checked there, before the next choice."""
+    expect: Expectation
+
+
+class Fixtures(Strict):
+    """Content only a test has: kinds changed as a variant's `overrides` change them, kinds added as
+    a content file's `pieces` add them. Checked like content; the game outside the test never has them."""
+    overrides: dict[str, dict[str, object]] = {}
+    pieces: dict[str, object] = {}
+
+
+UNTIL = re.compile(r"end of turn|end of phase \w+|event \w+")
 
 
 class Scenario(Strict):
@@ -72,10 +95,12 @@ class Scenario(Strict):
     setup: bool = True  # false: skip `setup:`, the position lays out what matters
     rolls: list[int] = []  # the dice results, in order, before the seeded generator takes over
     options: dict[str, str | int | bool] = {}  # the game's options chosen otherwise than their default
-    until: Literal["end of turn"] | None = None  # stop when the turn of the last choice ends, to look at the state
+    until: str | None = Field(None, pattern=UNTIL.pattern)  # after the last choice, play on to this point and stop there
+    fixtures: Fixtures | None = None
     position: PositionSpec | None = None
-    choices: list[str | dict[str, str]] = []
+    choices: list[str | Checkpoint | dict[str, str]] = []
     expect: Expectation
+    _fixtures: tuple = PrivateAttr(default=())  # (the file, where the fixtures that apply are written in it)
 
 
 class Defaults(Strict):
@@ -87,6 +112,7 @@ class Defaults(Strict):
 
 class ScenarioFile(Strict):
     defaults: Defaults | None = None
+    fixtures: Fixtures | None = None  # for every scenario of the file (a scenario's own add to them)
     scenarios: list[Scenario] = []
 
     @model_validator(mode="after")
@@ -105,7 +131,8 @@ def _with_defaults(scenario: Scenario, defaults: Defaults) -> Scenario:
         base = defaults.position
         changes["position"] = PositionSpec(variables=merged(base.variables, own.variables),
                                            board={**base.board, **own.board}, zones={**base.zones, **own.zones},
-                                           on_top={**base.on_top, **own.on_top}, phase=own.phase or base.phase)
+                                           on_top={**base.on_top, **own.on_top}, phase=own.phase or base.phase,
+                                           start=own.start or base.start)
     return scenario.model_copy(update=changes)
 
 
@@ -151,17 +178,40 @@ def load_scenarios(path: Path, boundary: Boundary | None = None) -> list[LoadedS
         parsed = ScenarioFile.model_validate(document if document is not None else {})
     except ValidationError as error:
         raise LudolexError(schema_diagnostics(error, document, str(path), ScenarioFile)) from None
+    _note_fixtures(parsed, document, path)
     return [LoadedScenario(s, position_of(document, ("scenarios", i), str(path))) for i, s in enumerate(parsed.scenarios)]
 
 
 def parse_scenario_file(path: Path, boundary: Boundary | None = None) -> ScenarioFile:
     """The scenarios of a file, parsed fast; a LudolexError pointing at the problem otherwise."""
     boundary = boundary or scenario_boundary(path)
+    document = read_yaml_fast(path, boundary) or {}
     try:
-        return ScenarioFile.model_validate(read_yaml_fast(path, boundary) or {})
+        parsed = ScenarioFile.model_validate(document)
     except ValidationError:
         document = read_yaml(path, boundary)
         try:
-            return ScenarioFile.model_validate(document if document is not None else {})
+            parsed = ScenarioFile.model_validate(document if document is not None else {})
         except ValidationError as error:
             raise LudolexError(schema_diagnostics(error, document, str(path), ScenarioFile)) from None
+    _note_fixtures(parsed, document, path)
+    return parsed
+
+
+def _note_fixtures(parsed: ScenarioFile, document, path: Path) -> None:
+    """Each scenario keeps where the fixtures that apply to it are written (see scenarios/fixtures.py)."""
+    for index, scenario in enumerate(parsed.scenarios):
+        places = fixture_places(document, index)
+        scenario._fixtures = (path, places) if places else ()
+
+
+def fixture_places(document, index: int) -> tuple:
+    """Where the fixtures that apply to scenario `index` of a scenario file are written: the file's, then its own."""
+    places = []
+    if isinstance(document, dict) and document.get("fixtures"):
+        places.append(("fixtures",))
+    scenarios = document.get("scenarios") if isinstance(document, dict) else None
+    if isinstance(scenarios, list) and index < len(scenarios) and isinstance(scenarios[index], dict) \
+            and scenarios[index].get("fixtures"):
+        places.append(("scenarios", index, "fixtures"))
+    return tuple(places)

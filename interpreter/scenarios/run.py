@@ -1,14 +1,17 @@
 """Running a scenario: arrange its position, make its choices, check what a player would check at the table."""
 from __future__ import annotations
 
+import inspect
 import re
 
-from interpreter.diagnostics.errors import LudolexError
+from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.engine.state import BOX, player_zone
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.game import Game
 from interpreter.play.visibility import can_see
-from interpreter.scenarios.files import NOBODY, Expectation, PositionSpec, Scenario, merged, with_faction_names
+from interpreter.scenarios.files import (NOBODY, Checkpoint, Expectation, PositionSpec, Scenario, StartSpec, merged,
+                                        with_faction_names)
+from interpreter.scenarios.fixtures import with_fixtures
 
 
 class ScenarioFailure(AssertionError):
@@ -17,16 +20,37 @@ class ScenarioFailure(AssertionError):
 
 def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
     """Play the scenario; raise ScenarioFailure with a readable account of any difference."""
+    if scenario._fixtures:
+        try:
+            ruleset = with_fixtures(ruleset, *scenario._fixtures)
+        except LudolexError as error:
+            raise ScenarioFailure(f"fixtures: {error}") from None
     scenario = with_faction_names(scenario, ruleset.program.symbols)
     arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
+    start = scenario.position.start if scenario.position else None
+    until = pause_point(scenario.until) if scenario.until else None
+    if scenario.until == "end of turn" and not scenario.choices:
+        raise ScenarioFailure("`until: end of turn` needs choices: the turn of the last choice is the one to end")
     try:
         game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls,
-                    options=scenario.options)
-    except ValueError as error:
+                    options=scenario.options, start=starting_call(ruleset, start) if start else None,
+                    pause_at=until if not scenario.choices else None)
+    except RuleRuntimeError as error:
+        if isinstance(error.__cause__, ScenarioFailure):  # laying out the position, which runs inside the game
+            raise error.__cause__ from None
+        raise
+    except (ValueError, LudolexError) as error:
         raise ScenarioFailure(str(error)) from None
-    if scenario.until and not scenario.choices:
-        raise ScenarioFailure("`until: end of turn` needs choices: the turn of the last choice is the one to end")
-    for step, choice in enumerate(scenario.choices, 1):
+    choices = [c for c in scenario.choices if not isinstance(c, Checkpoint)]
+    step = 0
+    for choice in scenario.choices:
+        if isinstance(choice, Checkpoint):
+            try:
+                check_expectation(game, choice.expect)
+            except ScenarioFailure as failure:
+                raise ScenarioFailure(f"after choice {step}:\n{failure}") from None
+            continue
+        step += 1
         expected_player = choice.get("by") if isinstance(choice, dict) else None
         named = {k: v for k, v in choice.items() if k != "by"} if isinstance(choice, dict) else {}
         if isinstance(choice, dict) and len(named) != 1:
@@ -42,14 +66,68 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
         if expected_player and not decision.may_answer(expected_player):  # the player, or any of a group
             raise ScenarioFailure(f"choice {step}: expected {expected_player} to decide `{decision.name}`, "
                                   f"but {' or '.join(decision.group) or decision.player} decides it")
-        if scenario.until and step == len(scenario.choices):
-            game.runtime.pause_after_turn = True  # the last choice: play on to the end of this turn, then stop
+        if until and step == len(choices):
+            game.runtime.pause_at = until  # the last choice: play on to that point, then stop
         try:
             game.choose(str(label), by=expected_player or decision.player)
         except ValueError as error:
             raise ScenarioFailure(f"choice {step}: {error}") from None
     check_expectation(game, scenario.expect)
     return game
+
+
+def pause_point(until: str) -> tuple:
+    """`end of turn`, `end of phase NAME`, `event NAME`, as the runtime names the point (Runtime.pause_at)."""
+    words = until.split()
+    return ("event", words[1]) if words[0] == "event" else ("end", words[-1])
+
+
+def starting_call(ruleset: Ruleset, start: StartSpec):
+    """`position.start`: the procedure call the game starts with instead of `play:`, as a function of the runtime."""
+    call = re.fullmatch(r"\s*([\w.]+)\s*\((.*)\)\s*", start.call, re.S)
+    program = ruleset.program
+    if call:
+        call = (program.symbols.outside_name(call.group(1)), call.group(2))
+    if not call or call[0] not in program.procedures:
+        known = ", ".join(sorted(n for n in program.procedures if not n.startswith("_"))[:10])
+        raise ScenarioFailure(f"position: `start` calls `{start.call}`, which is not a procedure of the rules "
+                              f"(write `name(values)`; procedures: {known}...)")
+    name, sources = call[0], split_arguments(call[1])
+    wanted = program.symbols.procedures[name]
+    if len(sources) != wanted:
+        raise ScenarioFailure(f"position: `start`: `{name}` takes {wanted} value(s), not {len(sources)}")
+    values = []
+    for source in sources:
+        value, problems = program.compile_value(source)
+        if problems:
+            raise ScenarioFailure(f"position: `start: {start.call}`: " + "; ".join(p.message for p in problems))
+        values.append(value)
+
+    def run(rt):
+        arguments = [value(rt, {"you": start.by}) for value in values]
+        called = program.procedures[name](rt, start.by, *arguments)
+        if inspect.isgenerator(called):
+            yield from called
+
+    return run
+
+
+def split_arguments(text: str) -> list[str]:
+    """The values of a call, `a, f(b, c), "d,e"`: split at the commas outside brackets and quotes."""
+    parts, depth, quoted, current = [], 0, False, ""
+    for character in text:
+        if character == '"' and not current.endswith("\\"):
+            quoted = not quoted
+        elif not quoted and character in "([{":
+            depth += 1
+        elif not quoted and character in ")]}":
+            depth -= 1
+        elif not quoted and depth == 0 and character == ",":
+            parts.append(current.strip())
+            current = ""
+            continue
+        current += character
+    return parts + [current.strip()] if current.strip() or parts else parts
 
 
 def _component_label(component) -> str:
@@ -64,10 +142,37 @@ def parse_label(label: str) -> tuple[str | None, str]:
     return (words[0], words[1]) if len(words) == 2 else (None, words[0])
 
 
-def _laid(pool, label: str):
+FACE = "face"  # in a component's state, `face: down` (or `up`) lays it so; every other key is a property
+
+
+def split_label(item) -> tuple[str, dict]:
+    """A position's component: `"owner kind"`, or `{"owner kind": {property: value, ...}}` with its state."""
+    if isinstance(item, dict):
+        (label, state), = item.items()
+        return str(label), plain(dict(state or {}))
+    return item, {}
+
+
+def _laid(pool, item, properties: dict):
+    label, state = split_label(item)
     component = _take(pool, *parse_label(label))
     component.face_down = label.endswith(FACE_DOWN)
+    _set_state(component, state, properties)
     return component
+
+
+def _set_state(component, state: dict, properties: dict) -> None:
+    """Give `component` the state a position writes: its face, and values of the rules' `property`s."""
+    for name, value in state.items():
+        if name == FACE:
+            if value not in ("up", "down"):
+                raise ScenarioFailure(f"position: `face` of `{component.kind}` is `up` or `down`, not `{value}`")
+            component.face_down = value == "down"
+        elif name not in properties:
+            raise ScenarioFailure(f"position: no property `{name}` (declared with `property` in the rules) "
+                                  f"to set on `{component.kind}`")
+        else:
+            component.props[name] = value
 
 
 def _zone_key(game: Game, zone: str, owner: str | None) -> str:
@@ -83,10 +188,11 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     for component in state.components.values():
         pool.setdefault((component.owner, component.kind), []).append(component)
     wanted: dict[str, list] = {}
+    properties = game.ruleset.program.symbols.properties
     for location, stack in spec.board.items():
         if location not in game.ruleset.board.index:
             raise ScenarioFailure(f"position: no location `{location}` on the board")
-        wanted[location] = [_laid(pool, label) for label in stack]
+        wanted[location] = [_laid(pool, item, properties) for item in stack]
     for zone, owners in spec.zones.items():
         if zone not in game.ruleset.program.zones:
             raise ScenarioFailure(f"position: no zone `{zone}`")
@@ -97,8 +203,12 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
             key = _zone_key(game, zone, owner)
             items = wanted.setdefault(key, [])
             for kind, count in kinds.items():
-                items += [_take(pool, owner, kind) for _ in range(count)]
-    on_top = {_on_top_key(game, zone): [_laid(pool, label) for label in labels] for zone, labels in spec.on_top.items()}
+                states = count if isinstance(count, list) else [{}] * count  # `sword: [{exhausted: true}, {}]`
+                for given in states:
+                    items.append(_take(pool, owner, kind))
+                    _set_state(items[-1], plain(dict(given)), properties)
+    on_top = {_on_top_key(game, zone): [_laid(pool, item, properties) for item in items]
+              for zone, items in spec.on_top.items()}
     taken = {c.id for items in list(wanted.values()) + list(on_top.values()) for c in items}
     emptied = []  # what the zones named by the position held and no longer hold: it goes to the box
     for key, items in state.zones.items():
@@ -165,6 +275,12 @@ def _take(pool, owner, kind):
     return candidates.pop(0)
 
 
+def _state_of(component, names: dict, properties: dict) -> dict:
+    """The values of `names` (properties, `face`) that `component` has now."""
+    return {name: ("down" if component.face_down else "up") if name == FACE else
+            component.props.get(name, properties.get(name)) for name in names}
+
+
 def _stopped(game: Game) -> str:
     return "the game stopped at the end of the turn" if game.paused else f"the game is over ({game.result.reason})"
 
@@ -185,9 +301,16 @@ def check_expectation(game: Game, expect: Expectation) -> None:
     problems = []
     state = game.state
     for location, stack in expect.board.items():
-        actual = [_component_label(c) for c in state.zones.get(location, [])]
-        if actual != stack:
-            problems.append(f"{location}: expected {stack or 'empty'}, found {actual or 'empty'}")
+        found = state.zones.get(location, [])
+        expected = [split_label(item) for item in stack]
+        actual = [_component_label(c) for c in found]
+        if actual != [label for label, _ in expected]:
+            problems.append(f"{location}: expected {[label for label, _ in expected] or 'empty'}, found {actual or 'empty'}")
+            continue
+        for component, (label, wanted) in zip(found, expected):
+            have = _state_of(component, wanted, game.ruleset.program.symbols.properties)
+            if have != wanted:
+                problems.append(f"{location}: expected {label} with {wanted}, found {have}")
     for zone, owners in expect.zones.items():
         for owner, kinds in owners.items():
             owner = None if owner == NOBODY else owner
