@@ -199,3 +199,30 @@ def test_validate_reports_each_mistake_of_the_new_keys_at_its_place(game):
         "26:19 LX302 `cart` in `overrides` is not a kind of the game",
         "26:51 LX205 `value` of `card` is a whole number (1); two is a text",
     ]
+
+
+def test_until_with_only_checkpoints_among_the_choices_stops_from_the_start(game):
+    path = scenario_file(game, "until_checkpoints", """
+        scenarios:
+          - name: a checkpoint is no choice
+            rules: [X-1]
+            setup: false
+            position: {start: {call: "score(1)", by: red}}
+            choices: [{expect: {values: {total: 101}}}]
+            until: event scored
+            expect: {values: {total: 101}}
+        """)
+    assert run(game, path).paused
+
+
+def test_a_scenario_whose_until_is_never_reached_fails(game):
+    path = scenario_file(game, "until_missed", """
+        scenarios:
+          - name: the phase two never ends before the next decision
+            rules: [X-1]
+            setup: false
+            until: end of phase two
+            expect: {}
+        """)
+    with pytest.raises(ScenarioFailure, match="`until: end of phase two`: the game stopped at decision `put` before"):
+        run(game, path)

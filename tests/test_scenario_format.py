@@ -107,7 +107,7 @@ def test_until_the_end_of_the_turn_stops_with_no_decision_pending(tmp_path):
               board: {a1: [red stone], b1: [red stone]}
         """))
     assert game.paused and game.decision is None and game.result is None
-    with pytest.raises(ScenarioFailure, match="stopped at the end of the turn"):
+    with pytest.raises(ScenarioFailure, match="stopped where `until` asks"):
         run_all(game_folder(tmp_path / "again", """
             scenarios:
               - name: a decision is wanted

@@ -311,6 +311,7 @@ def write_move(node: s.Move, scope: Scope, out: Writer) -> bool:
             error = f"_RuleRuntimeError({out.constant(node.pos, 'pos')}, " \
                     f"{out.literal('a `when moved` rule asked for a decision where none was expected')})"
             _run_handlers(s.MOVED, values, node.pos, out, deciding, error)
+            _pause_if_asked(s.MOVED, node.pos, out)
     return deciding
 
 

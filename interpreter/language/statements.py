@@ -316,6 +316,8 @@ class Move(Stmt):
                 values = move(rt, env)
                 for trigger in rt.program.triggers.get(MOVED, ()) if values else ():
                     yield from trigger(rt, env["you"], values)
+                if values and rt.pause_at == MOVED:
+                    raise Pause()
             return move_announced, True
 
         def move_announced_plain(rt, env):
@@ -323,6 +325,8 @@ class Move(Stmt):
             for trigger in rt.program.triggers.get(MOVED, ()) if values else ():
                 for _ in trigger(rt, env["you"], values):
                     raise RuleRuntimeError(self.pos, "a `when moved` rule asked for a decision where none was expected")
+            if values and rt.pause_at == MOVED:
+                raise Pause()
 
         return move_announced_plain, False
 

@@ -278,7 +278,7 @@ def _state_problems(spec, properties: dict, where) -> list:
     for state, steps in states:
         for name, value in state.items():
             default = properties.get(name)
-            if name == FACE:
+            if name == FACE and FACE not in properties:
                 if value not in ("up", "down"):
                     problems.append(Diagnostic("LX327", f"`face` is `up` or `down`, not `{value}`", where(*steps, name)))
             elif name not in properties:

@@ -29,19 +29,19 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
     arrange = (lambda game: arrange_position(game, scenario.position)) if scenario.position else None
     start = scenario.position.start if scenario.position else None
     until = pause_point(scenario.until) if scenario.until else None
-    if scenario.until == "end of turn" and not scenario.choices:
+    choices = [c for c in scenario.choices if not isinstance(c, Checkpoint)]
+    if scenario.until == "end of turn" and not choices:
         raise ScenarioFailure("`until: end of turn` needs choices: the turn of the last choice is the one to end")
     try:
         game = Game(ruleset, scenario.seed, arrange, scenario.players, run_setup=scenario.setup, rolls=scenario.rolls,
                     options=scenario.options, start=starting_call(ruleset, start) if start else None,
-                    pause_at=until if not scenario.choices else None)
+                    pause_at=until if not choices else None)
     except RuleRuntimeError as error:
         if isinstance(error.__cause__, ScenarioFailure):  # laying out the position, which runs inside the game
             raise error.__cause__ from None
         raise
     except (ValueError, LudolexError) as error:
         raise ScenarioFailure(str(error)) from None
-    choices = [c for c in scenario.choices if not isinstance(c, Checkpoint)]
     step = 0
     for choice in scenario.choices:
         if isinstance(choice, Checkpoint):
@@ -72,6 +72,9 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
             game.choose(str(label), by=expected_player or decision.player)
         except ValueError as error:
             raise ScenarioFailure(f"choice {step}: {error}") from None
+    if until and not game.paused:
+        where = _stopped(game) if game.result else f"the game stopped at decision `{game.decision.name}`"
+        raise ScenarioFailure(f"`until: {scenario.until}`: {where} before it got there")
     check_expectation(game, scenario.expect)
     return game
 
@@ -142,7 +145,7 @@ def parse_label(label: str) -> tuple[str | None, str]:
     return (words[0], words[1]) if len(words) == 2 else (None, words[0])
 
 
-FACE = "face"  # in a component's state, `face: down` (or `up`) lays it so; every other key is a property
+FACE = "face"  # in a component's state, `face: down` (or `up`) lays it so, unless the rules declare a property `face`
 
 
 def split_label(item) -> tuple[str, dict]:
@@ -153,18 +156,19 @@ def split_label(item) -> tuple[str, dict]:
     return item, {}
 
 
-def _laid(pool, item, properties: dict):
+def _laid(pool, item, properties: dict, components: dict):
     label, state = split_label(item)
     component = _take(pool, *parse_label(label))
     component.face_down = label.endswith(FACE_DOWN)
-    _set_state(component, state, properties)
+    _set_state(component, state, properties, components)
     return component
 
 
-def _set_state(component, state: dict, properties: dict) -> None:
-    """Give `component` the state a position writes: its face, and values of the rules' `property`s."""
+def _set_state(component, state: dict, properties: dict, components: dict) -> None:
+    """Give `component` the state a position writes: its face, and values of the rules' `property`s (a
+    component's id, `a0224_stone-1`, for a property that holds a component)."""
     for name, value in state.items():
-        if name == FACE:
+        if name == FACE and FACE not in properties:
             if value not in ("up", "down"):
                 raise ScenarioFailure(f"position: `face` of `{component.kind}` is `up` or `down`, not `{value}`")
             component.face_down = value == "down"
@@ -172,7 +176,7 @@ def _set_state(component, state: dict, properties: dict) -> None:
             raise ScenarioFailure(f"position: no property `{name}` (declared with `property` in the rules) "
                                   f"to set on `{component.kind}`")
         else:
-            component.props[name] = value
+            component.props[name] = components.get(value, value) if isinstance(value, str) else value
 
 
 def _zone_key(game: Game, zone: str, owner: str | None) -> str:
@@ -192,7 +196,7 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
     for location, stack in spec.board.items():
         if location not in game.ruleset.board.index:
             raise ScenarioFailure(f"position: no location `{location}` on the board")
-        wanted[location] = [_laid(pool, item, properties) for item in stack]
+        wanted[location] = [_laid(pool, item, properties, state.components) for item in stack]
     for zone, owners in spec.zones.items():
         if zone not in game.ruleset.program.zones:
             raise ScenarioFailure(f"position: no zone `{zone}`")
@@ -206,8 +210,8 @@ def arrange_position(game: Game, spec: PositionSpec) -> None:
                 states = count if isinstance(count, list) else [{}] * count  # `sword: [{exhausted: true}, {}]`
                 for given in states:
                     items.append(_take(pool, owner, kind))
-                    _set_state(items[-1], plain(dict(given)), properties)
-    on_top = {_on_top_key(game, zone): [_laid(pool, item, properties) for item in items]
+                    _set_state(items[-1], plain(dict(given)), properties, state.components)
+    on_top = {_on_top_key(game, zone): [_laid(pool, item, properties, state.components) for item in items]
               for zone, items in spec.on_top.items()}
     taken = {c.id for items in list(wanted.values()) + list(on_top.values()) for c in items}
     emptied = []  # what the zones named by the position held and no longer hold: it goes to the box
@@ -276,13 +280,14 @@ def _take(pool, owner, kind):
 
 
 def _state_of(component, names: dict, properties: dict) -> dict:
-    """The values of `names` (properties, `face`) that `component` has now."""
-    return {name: ("down" if component.face_down else "up") if name == FACE else
-            component.props.get(name, properties.get(name)) for name in names}
+    """The values of `names` (properties, `face`) that `component` has now; a component by its id."""
+    values = {name: ("down" if component.face_down else "up") if name == FACE and FACE not in properties else
+              component.props.get(name, properties.get(name)) for name in names}
+    return {name: getattr(value, "id", value) for name, value in values.items()}
 
 
 def _stopped(game: Game) -> str:
-    return "the game stopped at the end of the turn" if game.paused else f"the game is over ({game.result.reason})"
+    return "the game stopped where `until` asks" if game.paused else f"the game is over ({game.result.reason})"
 
 
 _UNREADABLE = object()  # what `_evaluated` gives for a source that is not an expression of the rules
@@ -344,7 +349,7 @@ def check_expectation(game: Game, expect: Expectation) -> None:
                 problems.append(f"pending decision options: expected {spec.options}, found {d.labels()}")
     if expect.winner is not None:
         if game.result is None:
-            pending = "the game stopped at the end of the turn" if game.paused else f"`{game.decision.name}` is pending"
+            pending = "the game stopped where `until` asks" if game.paused else f"`{game.decision.name}` is pending"
             problems.append(f"expected the game over with winner {expect.winner}, but {pending}")
         else:  # `winner: red`, `winner: draw` (no winner) or `winner: [red, blue]` (a shared win)
             expected = expect.winner if isinstance(expect.winner, list) else [] if expect.winner == "draw" else [expect.winner]
