@@ -96,7 +96,25 @@ class Policy:
         """(a function (rt, env) -> value, where it is written) for this decision, or None when the
         bot does not know it."""
         key = (decision.name, decision.variables)
-        return self.compiled.get((player, *key)) or self.compiled.get((None, *key))
+        found = self.compiled.get((player, *key))
+        faction = self.ruleset.program.symbols.seats.get(player)
+        if found is None and faction is not None:
+            found = self._for_seat(player, faction, key)
+        return found or self.compiled.get((None, *key))
+
+    def _for_seat(self, seat: str, faction: str, key: tuple):
+        """An extra seat values a decision as its faction's player does, each name of the faction's
+        file meaning the seat's own copy; compiled the first time the seat meets the decision."""
+        owner = faction if (faction, *key) in self.compiled else None if (None, *key) in self.compiled else ()
+        if owner == ():
+            return None
+        name, names = key
+        source, position = self.sources[(owner, name)]
+        in_view = self.ruleset.program.symbols.decisions[name][names]
+        value, _ = self.ruleset.program.compile_value(source, position.file, names + tuple(sorted(in_view)), position.line,
+                                                      position.column, seat=seat)
+        self.compiled[(seat, *key)] = (value, position)
+        return self.compiled[(seat, *key)]
 
 
 class PolicyAgent:

@@ -11,6 +11,7 @@ from interpreter.content.schema_errors import schema_diagnostics
 from interpreter.content.yaml_source import position_of, read_yaml
 from interpreter.diagnostics.diagnostic import Diagnostic, loaded_text
 from interpreter.diagnostics.errors import LudolexError
+from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.safety.files import Boundary
 from interpreter.safety.limits import LIMITS
 
@@ -44,7 +45,23 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
                 whole = False
                 continue
         merge_content(content, parsed, document, str(path), diagnostics)
+    _add_seats(content, diagnostics)
     return (content if whole else None), diagnostics
+
+
+def _add_seats(content: Content, diagnostics: list[Diagnostic]) -> None:
+    """The extra seats join the players, each playing a player's faction (9.7 of Root: two Vagabonds)."""
+    for seat, faction in list(content.seats.items()):
+        where = content.positions.get(("seats", seat))
+        if seat in content.players:
+            diagnostics.append(Diagnostic("LX301", f"seat `{seat}` is a player already", where))
+        elif faction not in content.players or faction in content.seats:
+            diagnostics.append(Diagnostic("LX302", f"seat `{seat}` plays `{faction}`, which is not a player of the "
+                                                   "content", where, hint=did_you_mean(faction, content.players)))
+        else:
+            content.players.append(seat)
+            continue
+        del content.seats[seat]
 
 
 def content_files(places: list[Path]) -> list[Path]:
@@ -75,6 +92,11 @@ def merge_content(content: Content, parsed: ContentFile, document, file: str, di
         content.players = parsed.players
         for i, player in enumerate(parsed.players):
             content.positions[("players", player)] = position_of(document, ("players", i), file)
+    for seat, faction in parsed.seats.items():
+        if seat in content.seats:
+            diagnostics.append(Diagnostic("LX301", f"seat `{seat}` is declared twice", position_of(document, ("seats", seat), file)))
+        content.seats[seat] = faction
+        content.positions[("seats", seat)] = position_of(document, ("seats", seat), file)
     if parsed.board is not None:
         if content.board is not None:
             diagnostics.append(Diagnostic("LX301", "the board is declared twice", position_of(document, ("board",), file)))

@@ -70,12 +70,16 @@ class PieceKind(Strict):
         return all(options.get(name) in (wanted if isinstance(wanted, list) else [wanted])
                    for name, wanted in self.only_if.items())
 
-    def owned(self, players: list[str]) -> dict[str | None, int]:
-        """How many components each owner has (`None`: shared)."""
+    def owned(self, players: list[str], seats: dict[str, str] | None = None) -> dict[str | None, int]:
+        """How many components each owner has (`None`: shared). `seats`: each extra seat and the player
+        whose faction it plays, whose components it has too."""
         if self.per_player is None:
             return {None: self.count}
         if isinstance(self.per_player, dict):
-            return {p: n for p, n in self.per_player.items() if p in players}
+            owned = {p: n for p, n in self.per_player.items() if p in players}
+            owned |= {seat: self.per_player[faction] for seat, faction in (seats or {}).items()
+                      if faction in self.per_player and seat in players}
+            return owned
         return {p: self.per_player for p in players}
 
     @model_validator(mode="after")
@@ -87,6 +91,7 @@ class PieceKind(Strict):
 
 class ContentFile(Strict):
     players: list[Name] | None = None
+    seats: dict[Name, Name] = {}  # an extra seat -> the player whose faction it plays (a second Vagabond)
     board: BoardSpec | None = None
     pieces: dict[Name, PieceKind] = {}
 
@@ -112,10 +117,16 @@ class Ability:
 
 @dataclass
 class Content:
-    players: list[str] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)  # every player, the extra seats (last) included
+    seats: dict[str, str] = field(default_factory=dict)  # an extra seat -> the player whose faction it plays
     board: BoardSpec | None = None
     pieces: dict[str, PieceKind] = field(default_factory=dict)
     abilities: list[Ability] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written
     lost_kinds: set[str] = field(default_factory=set)  # kinds left out for an error in their entry (reported)
+
+    @property
+    def table(self) -> list[str]:
+        """The players a game seats when nobody says which: every player but the extra seats."""
+        return [p for p in self.players if p not in self.seats]

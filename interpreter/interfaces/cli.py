@@ -432,7 +432,7 @@ def _options(given: tuple[str, ...], ruleset, flag: str = "--option") -> dict:
 def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
     if text is None:
         return None
-    known = ruleset.program.players
+    known = ruleset.program.table
     if re.fullmatch(r"[0-9]+", text.strip()):
         count = int(text)
         if not 1 <= count <= len(known):

@@ -133,6 +133,12 @@ def next_player(rt, player):
     return players[(players.index(player) + 1) % len(players)]
 
 
+def faction_of(rt, player):
+    """The player whose faction `player` plays: itself, or for an extra seat (a second Vagabond) the
+    player of the content whose faction's file it plays a copy of."""
+    return rt.program.seats.get(player, player)
+
+
 def size(rt, items):
     return len(rt.state.zones[items]) if isinstance(items, str) else len(items)
 
@@ -250,6 +256,7 @@ BUILTINS = {
     "distinct": (distinct, ("list",), "list"),
     "index": (index, ("location",), "number"),
     "next": (next_player, ("player",), "player"),
+    "faction_of": (faction_of, ("player",), "player"),
     "size": (size, ("collection",), "number"),
     "roll": (roll, ("number",), "number"),
     "random": (random_item, ("list",), ANY),
@@ -268,7 +275,7 @@ DRAWING = (roll, random_item)
 # These read the zone their first argument names; these read no zone; any other reads zones found
 # otherwise (each zone of a list, a component's zone).
 READS_ZONE = (top, bottom, pieces, empty, kinds, size)
-READS_NO_ZONE = (adjacent, ray, step, region, numbers, subsets, nth, distinct, direction, index, next_player, roll,
+READS_NO_ZONE = (adjacent, ray, step, region, numbers, subsets, nth, distinct, direction, index, next_player, faction_of, roll,
                  random_item, reverse, divide_whole, remainder, sort_by)
 
 COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "zone": "zone", "location": "location"}

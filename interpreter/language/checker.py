@@ -52,6 +52,7 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
         kinds=list(content.pieces),
         traits={t for spec in content.pieces.values() for t in spec.traits},
         players=list(content.players),
+        seats=dict(content.seats),
         connections=set(board.connection_types),
         locations=set(board.locations),
         kind_properties={name for spec in content.pieces.values() for name in spec.properties},
@@ -143,8 +144,8 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             elif any(v not in symbols.options[option] for v in (wanted if isinstance(wanted, list) else [wanted])):
                 diagnostics.append(Diagnostic("LX332", f"pieces `{kind}`: option `{option}` is one of "
                                               f"{json.dumps(symbols.options[option])}, not {json.dumps(wanted)}", where))
-        total += sum(spec.owned(content.players).values())
-        if total > LIMITS.components >= total - sum(spec.owned(content.players).values()):
+        total += sum(spec.owned(content.players, content.seats).values())
+        if total > LIMITS.components >= total - sum(spec.owned(content.players, content.seats).values()):
             diagnostics.append(Diagnostic("LX205", f"with `{kind}`, the game has more than {LIMITS.components:,} components "
                                           "(LUDOLEX_COMPONENTS)", content.positions.get(("pieces", kind))))
         for owner in spec.per_player if isinstance(spec.per_player, dict) else ():

@@ -30,6 +30,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     (a closure per statement, language.statements)."""
     program = Program(
         players=list(content.players),
+        table=list(content.table),
+        seats=dict(content.seats),
         kind_order=list(content.pieces),
         kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
         zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},
@@ -90,7 +92,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             elif isinstance(decl, d.WhenDecl):
                 program.triggers.setdefault(decl.event, []).append(_trigger(decl, scope, deciding))
             elif isinstance(decl, d.AnytimeDecl):
-                if any(name == decl.name for name, _, _ in program.anytime_actions):
+                if decl.seat is None and any(name == decl.name for name, _, _ in program.anytime_actions):
                     scope.error("LX301", f"`anytime {decl.name}` is declared twice", decl.pos)
                 condition = decl.condition.compile(scope) if decl.condition else None
                 if decl.condition:

@@ -33,6 +33,7 @@ class ZoneDecl:
     per_player: bool
     visibility: str
     unordered: bool = False  # a bag: whatever is moved into it lands at a random place
+    common: bool = False  # a faction's zone that every seat playing the faction shares (see modules.py)
 
 
 @dataclass
@@ -141,6 +142,7 @@ class AnytimeDecl:
     name: str
     condition: Expr | None
     body: Block
+    seat: str | None = None  # in an extra seat's copy of a faction's file: that seat (the name stays the faction's)
 
 
 Declaration = (FactionDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl

@@ -58,7 +58,7 @@ class Name(Expr):
 
     def code(self, scope: Scope, names):
         if scope.outside and self.name not in names:
-            self.name = scope.symbols.outside_name(self.name)
+            self.name = scope.symbols.outside_name(self.name, scope.seat)
         name, symbols = self.name, scope.symbols
         self.type = ANY
         if name in names and name not in ("you", "self"):
@@ -115,7 +115,7 @@ class Call(Expr):
 
     def code(self, scope: Scope, names):
         if scope.outside:
-            self.name = scope.symbols.outside_name(self.name)
+            self.name = scope.symbols.outside_name(self.name, scope.seat)
         symbols, name = scope.symbols, self.name
         args = [a.code(scope, names) for a in self.args]
         self.type = ANY

@@ -5,9 +5,15 @@ declares to itself: inside the file they are written as they are (`recruit`), fr
 file, a scenario or a bot as `NAME.recruit`. So ten factions can each have their own `recruit`.
 The file's declarations are renamed here, once parsed, to their qualified names; everything
 after (the checker, the compiler) sees only qualified names.
+
+An extra seat of the content (`seats: {second_vagabond: vagabond}`) plays a copy of the faction's
+file: in the copy the faction's name, the player, means the seat, and its names are the seat's
+own (`second_vagabond.satchel`), except the zones the file declares `common`, which every seat of
+the faction shares (9.7.3 of Root: both Vagabonds take the same quests).
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import fields, is_dataclass
 
 from interpreter.diagnostics.diagnostic import Diagnostic
@@ -16,11 +22,31 @@ from interpreter.language import expressions as e
 from interpreter.language import statements as s
 
 LOCAL = (d.ZoneDecl, d.VariableDecl, d.FunctionDecl, d.ProcedureDecl)  # what a faction's file keeps to itself
+GLOBAL = (d.PropertyDecl, d.OptionDecl)  # what it declares for the whole game: once, whoever plays it
 NAMING = (e.Name, e.Call, s.CallProcedure, d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)  # what refers to a name
 
 
-def localize(declarations: list) -> tuple[list, list[Diagnostic]]:
-    """One file's declarations, with the names local to its faction qualified, and its `faction` line's problems."""
+def seat_copies(declarations: list, seats: dict[str, str]) -> list:
+    """The declarations of a faction's file again for each extra seat that plays the faction, as
+    that seat's own (see above); none for a file of no faction, or of a faction no seat plays.
+    `declarations`: as parsed, before `localize`."""
+    header = next((x for x in declarations if isinstance(x, d.FactionDecl)), None)
+    copies = []
+    shared = frozenset(x.name for x in declarations if isinstance(x, d.ZoneDecl) and x.common)
+    for seat in [seat for seat, faction in seats.items() if header is not None and faction == header.name]:
+        own = [x for x in copy.deepcopy(declarations) if not isinstance(x, GLOBAL)
+               and not (isinstance(x, d.ZoneDecl) and x.common)]
+        for anytime in [x for x in own if isinstance(x, d.AnytimeDecl)]:
+            anytime.seat = seat  # offered by the same name, to the seat (its condition names it)
+        copies += localize(own, seat, shared)[0]
+    return copies
+
+
+def localize(declarations: list, seat: str | None = None, shared: frozenset[str] = frozenset()) \
+        -> tuple[list, list[Diagnostic]]:
+    """One file's declarations, with the names local to its faction qualified, and its `faction` line's
+    problems. `seat`: the extra seat whose copy of the file this is (see `seat_copies`), without the
+    `shared` zones, which stay the faction's."""
     headers = [x for x in declarations if isinstance(x, d.FactionDecl)]
     if not headers:
         return declarations, []
@@ -30,7 +56,12 @@ def localize(declarations: list) -> tuple[list, list[Diagnostic]]:
     if declarations[0] is not header:
         diagnostics.append(Diagnostic("LX301", "`faction` comes first in its file, before what it declares", header.pos))
     local = {x.name: x for x in declarations if isinstance(x, LOCAL)}
-    qualified = {name: f"{header.name}.{name}" for name in local}
+    qualified = {name: f"{seat or header.name}.{name}" for name in local}
+    if seat is not None:  # the seat's copy: the faction means the seat; the faction's common zones stay shared
+        qualified |= {f"{header.name}.{name}": full for name, full in qualified.items()}
+        qualified |= {name: f"{header.name}.{name}" for name in shared}
+        qualified[header.name] = seat
+        header.name = seat
     for decl in declarations:
         bound = set()
         for name, where, what in _bound_names(decl):

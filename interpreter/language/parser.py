@@ -396,9 +396,13 @@ class _ToAst(Transformer):
         return d.OptionDecl(self._pos(meta), str(c[0]), e.ListOf(self._pos(meta), c[1]), c[2])
 
     def zone_decl(self, meta, c):
-        return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public", c[3] is not None)
+        return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public", c[3] is not None,
+                          c[4] is not None)
 
     def unordered(self, meta, c):
+        return True
+
+    def common(self, meta, c):
         return True
 
     def per_player(self, meta, c):

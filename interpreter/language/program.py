@@ -16,7 +16,8 @@ from interpreter.language.types import ANY, check
 
 @dataclass
 class Program:
-    players: list[str]
+    players: list[str]  # every player, the extra seats included
+    table: list[str]  # the players a game seats when nobody says which (the content's, without its extra seats)
     kind_order: list[str]
     kinds_with_trait: dict[str, frozenset]
     functions: dict = field(default_factory=dict)  # name -> f(rt, *args)
@@ -51,6 +52,7 @@ class Program:
     private_variables: dict = field(default_factory=dict)  # name -> "private" (each their own) or "hidden" (nobody)
     unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order
     options: dict = field(default_factory=dict)  # option -> its values, the default first
+    seats: dict = field(default_factory=dict)  # an extra seat -> the player whose faction it plays
     score: object = None  # the manifest's score, f(rt, player) -> number, or None (reports, `because`)
 
     def chosen_options(self, given: dict | None) -> dict:
@@ -84,17 +86,18 @@ class Program:
         return call
 
     def compile_value(self, source: str, file: str = "<expression>", names: tuple = (), line: int = 1, column: int = 1,
-                      expected: tuple[str, str] | None = None):
+                      expected: tuple[str, str] | None = None, seat: str | None = None):
         """An expression of the rules language, written at (line, column) of `file`, as a function
         (rt, env) -> value, env holding `you` and `names`; and the checker's diagnostics. `expected`:
-        (the type its value must have, what it is in a message), if it is checked."""
+        (the type its value must have, what it is in a message), if it is checked. `seat`: an extra seat
+        whose own copy of its faction's names the expression means (see `Symbols.outside_name`)."""
         prefix = "let value = "  # compiled as a statement; positions still point into `file`
         block = parse(f"{prefix}{source}\n", file, start="snippet", line_offset=line - 1,
                       column_offset=column - 1 - len(prefix))
         for statement in block.statements:  # an error of the whole `let` is the expression's: it starts at `column`
             statement.pos = replace(statement.pos, column=column) if statement.pos.line == line else statement.pos
         diagnostics: list = []
-        scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True).with_locals(*names)
+        scope = Scope(self.symbols, diagnostics, codegen=self.codegen, outside=True, seat=seat).with_locals(*names)
         statement, _ = block.compile(scope, Deciding(), keep=("value",))
         check_calls([block], self.symbols, diagnostics)
         if expected is not None and not diagnostics:

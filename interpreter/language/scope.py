@@ -35,6 +35,7 @@ class Symbols:
     location_attributes: set[str] = field(default_factory=set)  # attributes of the board's locations
     used: set[str] = field(default_factory=set)  # functions and procedures something calls
     handled: set[tuple] = field(default_factory=set)  # events some `when` rule listens to
+    seats: dict[str, str] = field(default_factory=dict)  # an extra seat -> the faction whose file it plays a copy of
     phases: set[str] = field(default_factory=set)  # the names of the turn's phases (filled as `play:` compiles)
     inlinable: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)] without loops
     function_parts: dict[str, list] = field(default_factory=dict)  # function -> [(params, expr)]: body, modifiers, overrides
@@ -72,16 +73,22 @@ class Symbols:
         return None
 
     def factions_declaring(self, name: str) -> list[str]:
-        """The factions whose file declares `name` as its own (`red` for `red.stash`), sorted."""
-        return sorted(n.split(".")[0] for n in self.all_names() if "." in n and n.split(".", 1)[1] == name)
+        """The factions whose file declares `name` as its own (`red` for `red.stash`), sorted; an extra
+        seat's copy of a faction's file is that faction's."""
+        return sorted({n.split(".")[0] for n in self.all_names()
+                       if "." in n and n.split(".", 1)[1] == name and n.split(".")[0] not in self.seats})
 
-    def outside_name(self, name: str) -> str:
+    def outside_name(self, name: str, seat: str | None = None) -> str:
         """A name written outside the rules (a scenario, a bot): a name the rules do not declare, but
-        exactly one faction's file does, means that one (`stash` for `red.stash`)."""
-        if "." in name or name in self.all_names():
-            return name
-        owners = self.factions_declaring(name)
-        return f"{owners[0]}.{name}" if len(owners) == 1 else name
+        exactly one faction's file does, means that one (`stash` for `red.stash`). For an extra `seat`
+        (a bot playing it), a name of its faction's file means the seat's own copy of it."""
+        if "." not in name and name not in self.all_names():
+            owners = self.factions_declaring(name)
+            name = f"{owners[0]}.{name}" if len(owners) == 1 else name
+        faction, _, local = name.partition(".")
+        if seat is not None and local and self.seats.get(seat) == faction and f"{seat}.{local}" in self.all_names():
+            return f"{seat}.{local}"
+        return name
 
     def local_to_a_faction(self, name: str) -> str | None:
         """For a name declared in a faction's file, but written unqualified elsewhere: how to write it."""
@@ -105,6 +112,7 @@ class Scope:
     inlining: tuple[str, ...] = ()  # functions being inlined here (no function is inlined into itself)
     replacing: str | None = None  # inside `instead of P`: P
     outside: bool = False  # an expression of a scenario or a bot: see `Symbols.outside_name`
+    seat: str | None = None  # outside: the extra seat the expression is valued for (a bot playing it)
 
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))

@@ -37,14 +37,24 @@ class Ruleset:
         for kind, spec in self.content.pieces.items():
             if not spec.in_game(options):
                 continue
-            per_player_zone = self.program.zones[spec.starts_in][0]
-            for owner, number in spec.owned(self.content.players).items():
-                zone = player_zone(spec.starts_in, owner) if per_player_zone and owner else spec.starts_in
+            for owner, number in spec.owned(self.content.players, self.content.seats).items():
+                start = self._starting_zone(spec.starts_in, owner)
+                zone = player_zone(start, owner) if self.program.zones[start][0] and owner else start
                 for n in range(1, number + 1):
                     state.add(Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone))
         for zone in self.program.unordered:  # a bag's components start in no order anybody knows
             state.rng.shuffle(state.zones[zone])
         return state
+
+    def _starting_zone(self, zone: str, owner: str | None) -> str:
+        """Where a component starts: an extra seat's in its own copy of its faction's zone (`second_vagabond.satchel`
+        for `vagabond.satchel`), unless the faction's seats share that zone (`zone quests common`)."""
+        faction = self.content.seats.get(owner)
+        if faction and zone.startswith(faction + "."):
+            own = owner + zone[len(faction):]
+            if own in self.program.zones:
+                return own
+        return zone
 
     def zone_names(self) -> list[str]:
         names = [BOX] + list(self.board.locations)
@@ -71,7 +81,7 @@ class Ruleset:
         for kind, spec in self.content.pieces.items():
             if not spec.in_game(options):
                 continue
-            for owner, number in spec.owned(self.content.players).items():
+            for owner, number in spec.owned(self.content.players, self.content.seats).items():
                 if number:
                     totals[(owner, kind)] = number
         return totals

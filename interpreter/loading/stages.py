@@ -29,7 +29,7 @@ from interpreter.engine import board as boards
 from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
 from interpreter.language.declarations import Declaration
-from interpreter.language.modules import localize
+from interpreter.language.modules import localize, seat_copies
 from interpreter.language.parser import HintBudget, parse, parse_recovering
 from interpreter.language.program import Program
 from interpreter.language.scope import Symbols
@@ -176,8 +176,9 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
             diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
             continue
+        copies = seat_copies(found, built.content.seats) if built.content else []
         found, faction_problems = localize(found)
-        declarations += found
+        declarations += found + copies
         diagnostics += syntax_errors + faction_problems
         lost_names |= lost
     lost_names |= built.content.lost_kinds if built.content else set()

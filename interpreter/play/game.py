@@ -25,7 +25,7 @@ def seating(ruleset: Ruleset, players: list[str] | None) -> list[str]:
     """The players at the table, in seating order: some of the content's players, each once."""
     known = ruleset.program.players
     if players is None:
-        return list(known)
+        return list(ruleset.program.table)
     unknown = [p for p in players if p not in known]
     if unknown:
         raise ValueError(f"no player `{unknown[0]}` in {ruleset.name} (players: {', '.join(known)})")

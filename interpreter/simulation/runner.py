@@ -117,7 +117,7 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
     has a score, each player's points by reason (`because`) with `other` for the rest of their score.
 
     Never raises (but for Ctrl-C): a game that fails is a record with its error."""
-    seats = table.seating(seed, ruleset.program.players)
+    seats = table.seating(seed, ruleset.program.table)
     record = failed_record(seed, seats, "", None, table.seat_bots(seed, len(seats)))
     game = totals = None
     try:
