@@ -122,7 +122,7 @@ def test_until_the_end_of_the_turn_stops_with_no_decision_pending(tmp_path):
 def test_numbers_of_a_position_are_plain_numbers_of_the_game():
     from ruamel.yaml import YAML
 
-    from interpreter.scenarios.run import plain
+    from interpreter.scenarios.position import plain
 
     read = YAML().load("variables: {shards: {alice: 0, queen: 3}, round: 2, names: [a, b]}")["variables"]
     values = plain(read)

@@ -13,7 +13,8 @@ from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary
 from interpreter.scenarios.files import NOBODY, Checkpoint, ScenarioFile, parse_scenario_file, with_faction_names
 from interpreter.scenarios.fixtures import with_fixtures
-from interpreter.scenarios.run import FACE, FACE_DOWN, on_top_zone, parse_label, split_arguments, split_label
+from interpreter.scenarios.flow import split_arguments
+from interpreter.scenarios.position import FACE, FACE_DOWN, on_top_zone, parse_label, split_label
 
 
 def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = None) -> list:
@@ -127,7 +128,7 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
                         unknown("player", owner, players, *at, "zones", zone, owner)
                         continue
                     holder = None if owner == NOBODY else owner
-                    # the runtime's `_zone_key`: a player's own zone holds anybody's components
+                    # the runtime's `zone_key` (scenarios/position.py): a player's own zone holds anybody's components
                     how = OWN if part == "position" else ANY if per_player and holder else EXACT
                     for kind, count in counts.items():
                         if kind not in kinds:
@@ -181,7 +182,7 @@ def shortfalls(needed: dict[tuple, int], totals: dict[str, dict]) -> list[tuple]
     where the runtime would fail for want of them. `needed`: (how, owner, kind) -> how many;
     `totals`: what the game has, as `by_kind` gives it.
 
-    A position takes each component as `_take` in scenarios/run.py does: the owner's own, else an
+    A position takes each component as `_take` in scenarios/position.py does: the owner's own, else an
     ownerless one (a card in a hand), never another player's; `kind` alone takes an ownerless one.
     An expectation counts components of the owner written (`board`, a shared zone), or of any owner
     (a player's own zone in `zones`: Alice's bag holds a Poison token of the Jabberwocky)."""
