@@ -161,7 +161,13 @@ def test_validate_reports_a_text_given_to_a_variable_that_holds_a_number(tmp_pat
             position:
               variables: {gems: {red: 2, blue: "Z"}, round: "two"}
             expect: {}
+          - name: nothing given
+            rules: [X-1]
+            position:
+              variables: {gems: {red: }}
+            expect: {}
         """))
     found = [(d.code, d.message, d.position.line) for d in validate_ruleset(folder)]
     assert found == [("LX323", 'variable `gems` holds a number (it starts as one), not "Z"', 6),
-                     ("LX323", 'variable `round` holds a number (it starts as one), not "two"', 6)], found
+                     ("LX323", 'variable `round` holds a number (it starts as one), not "two"', 6),
+                     ("LX323", 'variable `gems` holds a number (it starts as one), not null', 11)], found

@@ -293,12 +293,12 @@ def _state_problems(spec, properties: dict, where) -> list:
 
 
 def _not_numbers(name: str, value, per_player: bool, where) -> list:
-    """LX323 for a text (or true or false) given to a variable that starts as a number: the rules
-    would compute with it."""
+    """LX323 for a text, true or false, or nothing (`vp: {alice: }`) given to a variable that starts
+    as a number: the rules would compute with it."""
     values = value.items() if per_player and isinstance(value, dict) else [((), value)]
     return [Diagnostic("LX323", f"variable `{name}` holds a number (it starts as one), not {json.dumps(item)}",
                        where(*((player,) if player != () else ())))
-            for player, item in values if isinstance(item, (str, bool))]
+            for player, item in values if item is None or isinstance(item, (str, bool))]
 
 
 def _expression_problems(ruleset: Ruleset, source: str, where) -> list:
