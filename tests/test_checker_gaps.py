@@ -202,3 +202,14 @@ def test_python_errors_are_said_in_the_words_of_the_language():
                 "a text (a name) where a component is needed (to read its `owner`)",
             ValueError("None is not in list"): "none is not a player of this game"}
     assert {error: in_plain_words(error) for error in said} == said
+
+
+# --- the items of a list the language knows: a quantifier's name has their type ----------------------
+
+def test_a_player_of_the_players_given_where_a_zone_is_read(tmp_path):
+    # found by tools/fuzz.py: `any(p in players where empty((p)))`, a deleted `reserve`, validated clean
+    assert errors(toy(tmp_path, "let n = count(p in players where empty(p))")) == [("LX323", 6, 48)]
+
+
+def test_a_component_of_a_zone_given_where_a_player_is_read(tmp_path):
+    assert errors(toy(tmp_path, "let n = count(x in pieces(supply(you)) where next(x) = red)")) == [("LX323", 6, 59)]

@@ -62,6 +62,7 @@ class Name(Expr):
         name, symbols = self.name, scope.symbols
         self.type = ANY
         if name in names and name not in ("you", "self"):
+            self.type = scope.local_types.get(name, ANY)
             return names[name]
         self.type = {"you": "player", "self": "component", "players": "list", "locations": "list"}.get(name, ANY)
         what = symbols.kind_of(name)
@@ -571,6 +572,21 @@ class ListOf(Expr):
         return "[" + ", ".join(i.code(scope, names) for i in self.items) + "]"
 
 
+LISTS_OF = {"players": "player", "locations": "location"}  # the names of lists whose items' type is known
+CALLS_OF = {"pieces": "component", "pieces_in": "component", "tops": "component", "beneath": "component",
+            "adjacent": "location", "ray": "location", "region": "location", "occupied": "location"}
+
+
+def item_type(source: Expr, scope: Scope) -> str:
+    """The type of the items of the list `source`, where the language knows it (the players, a zone's
+    components, the locations next to one), else unknown."""
+    if isinstance(source, Name) and source.name not in scope.locals:
+        return LISTS_OF.get(source.name, ANY)
+    if isinstance(source, Call) and source.name not in scope.symbols.functions:
+        return CALLS_OF.get(source.name, ANY)
+    return ANY
+
+
 @dataclass
 class Quantifier(Expr):
     """count / sum / any / all / select / first / max / min over `NAME in LIST [where C] [while C] [: VALUE]`."""
@@ -591,7 +607,7 @@ class Quantifier(Expr):
         if is_none(self.source):
             scope.error("LX336", f"`{q}` goes through none, where a list is needed", self.source.pos)
         self.type = {"count": "number", "sum": "number", "any": "bool", "all": "bool", "select": "list"}.get(q, ANY)
-        inner_scope = scope.with_locals(self.variable)
+        inner_scope = scope.with_locals(self.variable, types={self.variable: item_type(self.source, scope)})
         inner = {**names, self.variable: var}
         where = self.where.code(inner_scope, inner) if self.where else None
         if self.value is not None and q in ("any", "all", "count", "first"):

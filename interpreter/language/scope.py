@@ -113,6 +113,7 @@ class Scope:
     replacing: str | None = None  # inside `instead of P`: P
     outside: bool = False  # an expression of a scenario or a bot: see `Symbols.outside_name`
     seat: str | None = None  # outside: the extra seat the expression is valued for (a bot playing it)
+    local_types: dict = field(default_factory=dict)  # a local name -> the type known of its values (a quantifier's)
 
     def error(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint=hint))
@@ -124,8 +125,10 @@ class Scope:
     def warn(self, code: str, message: str, position: Position, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, position, severity="warning", hint=hint))
 
-    def with_locals(self, *names: str) -> "Scope":
-        return replace(self, locals=self.locals | set(names))
+    def with_locals(self, *names: str, types: dict | None = None) -> "Scope":
+        """The scope with these names bound, of the types `types` gives (the others: unknown)."""
+        known = {name: kind for name, kind in self.local_types.items() if name not in names} | (types or {})
+        return replace(self, locals=self.locals | set(names), local_types=known)
 
     def names_in_view(self) -> frozenset[str]:
         """The rule's own names here: its parameters, `let`s and bound names, and `self` in an ability."""
