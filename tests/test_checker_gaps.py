@@ -146,6 +146,21 @@ def test_the_same_choose_inside_as_is_fine(tmp_path):
     assert errors(game) == []
 
 
+# --- an `end turn` moved out of its `turn` (found by tools/fuzz.py: it stopped the game) ------------
+
+def test_an_end_turn_that_runs_outside_any_turn(tmp_path):
+    rules = RULES.replace("    end game", "    finish()\n    end game")
+    more = "procedure finish():\n    as blue:\n        end turn\n"
+    game = toy(tmp_path)
+    (game / "toy.rules").write_text(rules.replace("THEN", "pass") + more)
+    assert errors(game) == [("LX338", 12, 9)]
+
+
+def test_the_same_end_turn_inside_a_turn_is_fine(tmp_path):
+    more = "procedure finish():\n    as blue:\n        end turn\n"
+    assert errors(toy(tmp_path, "finish()", more)) == []
+
+
 # --- a missing content property read in arithmetic (was `None + int`) -----------------------------
 
 PEBBLES = CONTENT + "  pebble:\n    per_player: 2\n    starts_in: supply\n"  # a kind without `weight`

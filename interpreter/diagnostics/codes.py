@@ -63,6 +63,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX335": ("warning", "a `because` that can record nothing: the manifest names no `score`, or the statement makes nobody score"),
     "LX336": ("error", "`none` written where a value is needed: an argument read as a zone, a list, a number or a player, a `repeat` count, an index past the end of a list written out"),
     "LX337": ("error", "a `choose` that nobody can decide: it has no `by`, and no player acts where it is asked (outside any `turn` or `as`)"),
+    "LX338": ("error", "an `end turn` that runs outside any `turn`: in `setup:` or `play:`, or a procedure, rule or ability they run there"),
     "LX401": ("note", "values the content marks as provisional: stand-ins for what the rulebook does not give"),
 }
 

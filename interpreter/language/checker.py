@@ -257,7 +257,27 @@ def find_deciding(declarations: list, abilities: list) -> Deciding:
 def check_deciders(declarations: list, abilities: list, diagnostics: list[Diagnostic]) -> None:
     """LX337: a `choose` without `by` (or `by you`) that runs where no player acts, so that nobody could
     answer it: in `setup:` or `play:` outside any `turn` or `as` (where `you` is none), or in a
-    procedure, `when` rule or ability that such a place runs."""
+    procedure, `when` rule or ability that such a place runs. LX338: an `end turn` that runs outside
+    any `turn` the same way."""
+    def acting(statement) -> bool:
+        return isinstance(statement, (statements.Turn, statements.As)) and not _is_you(statement.player)
+
+    for statement, caller in _run_outside(declarations, abilities, acting):
+        if isinstance(statement, statements.Choose) and (statement.by is None or _is_you(statement.by)) \
+                and not _never_asked(statement):
+            diagnostics.append(_nobody_decides(statement, caller))
+    for statement, caller in _run_outside(declarations, abilities, lambda s: isinstance(s, statements.Turn)):
+        if isinstance(statement, statements.Signalling) and statement.what == "end turn":
+            where = "" if caller is None else f"; it runs from {Path(caller.file).name}:{caller.line}"
+            diagnostics.append(Diagnostic("LX338", f"`end turn` outside any `turn`: there is no turn to end where it "
+                                                   f"runs{where}", statement.pos,
+                                          hint="move it inside `turn PLAYER:`, or end the loop another way"))
+
+
+def _run_outside(declarations: list, abilities: list, inside) -> list[tuple]:
+    """(statement, caller) for every statement that `setup:` or `play:` runs outside the blocks for which
+    `inside(statement)` holds, directly or through the procedures, `when` rules and abilities they run;
+    caller: where `setup:` or `play:` runs it, if not there. Each statement once."""
     bodies: dict[tuple, list] = {}  # ("procedure", name) / ("event", key) / ("ability", name) -> bodies
     for x in declarations:
         if isinstance(x, (d.ProcedureDecl, d.InsteadDecl)):
@@ -267,21 +287,21 @@ def check_deciders(declarations: list, abilities: list, diagnostics: list[Diagno
     for ability, body in abilities:
         bodies.setdefault(("ability", ability.name), []).append(body)
     waiting = [(x.body.statements, None) for x in declarations if isinstance(x, (d.SetupDecl, d.PlayDecl))]
-    reached, reported = set(), set()
+    reached, found, seen = set(), [], set()
     while waiting:
-        block, caller = waiting.pop()  # caller: where `setup:` or `play:` runs these statements, if not there
+        block, caller = waiting.pop()
         for statement in block:
-            if isinstance(statement, (statements.Turn, statements.As)) and not _is_you(statement.player):
-                continue  # a player acts inside
-            if isinstance(statement, statements.Choose) and (statement.by is None or _is_you(statement.by)) \
-                    and not _never_asked(statement) and id(statement) not in reported:
-                reported.add(id(statement))
-                diagnostics.append(_nobody_decides(statement, caller))
+            if inside(statement):
+                continue
+            if id(statement) not in seen:
+                seen.add(id(statement))
+                found.append((statement, caller))
             for runs in _runs(statement):
                 if runs in bodies and runs not in reached:
                     reached.add(runs)
                     waiting += [(body.statements, caller or statement.pos) for body in bodies[runs]]
             waiting.append((statement.substatements(), caller))
+    return found
 
 
 def _is_you(expr) -> bool:
