@@ -166,8 +166,15 @@ def test_validate_reports_a_text_given_to_a_variable_that_holds_a_number(tmp_pat
             position:
               variables: {gems: {red: }}
             expect: {}
+          - name: too large
+            rules: [X-1]
+            position:
+              variables: {round: 1000000000000001}
+            expect: {}
         """))
     found = [(d.code, d.message, d.position.line) for d in validate_ruleset(folder)]
     assert found == [("LX323", 'variable `gems` holds a number (it starts as one), not "Z"', 6),
                      ("LX323", 'variable `round` holds a number (it starts as one), not "two"', 6),
-                     ("LX323", 'variable `gems` holds a number (it starts as one), not null', 11)], found
+                     ("LX323", 'variable `gems` holds a number (it starts as one), not null', 11),
+                     ("LX205", "variable `round`: the number 1000000000000001 is larger than 1,000,000,000,000,000, the "
+                               "largest a game holds (LUDOLEX_LARGEST_NUMBER)", 16)], found

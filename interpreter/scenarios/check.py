@@ -11,6 +11,7 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary
+from interpreter.safety.limits import LIMITS
 from interpreter.scenarios.files import NOBODY, Checkpoint, ScenarioFile, parse_scenario_file, with_faction_names
 from interpreter.scenarios.fixtures import with_fixtures
 from interpreter.scenarios.flow import split_arguments
@@ -294,11 +295,15 @@ def _state_problems(spec, properties: dict, where) -> list:
 
 def _not_numbers(name: str, value, per_player: bool, where) -> list:
     """LX323 for a text, true or false, or nothing (`vp: {alice: }`) given to a variable that starts
-    as a number: the rules would compute with it."""
+    as a number: the rules would compute with it; LX205 for a number larger than a game holds."""
     values = value.items() if per_player and isinstance(value, dict) else [((), value)]
-    return [Diagnostic("LX323", f"variable `{name}` holds a number (it starts as one), not {json.dumps(item)}",
-                       where(*((player,) if player != () else ())))
-            for player, item in values if item is None or isinstance(item, (str, bool))]
+    found = [Diagnostic("LX323", f"variable `{name}` holds a number (it starts as one), not {json.dumps(item)}",
+                        where(*((player,) if player != () else ())))
+             for player, item in values if item is None or isinstance(item, (str, bool))]
+    return found + [Diagnostic("LX205", f"variable `{name}`: the number {item} is larger than {LIMITS.largest_number:,}, "
+                                        "the largest a game holds (LUDOLEX_LARGEST_NUMBER)",
+                               where(*((player,) if player != () else ())))
+                    for player, item in values if type(item) is int and abs(item) > LIMITS.largest_number]
 
 
 def _expression_problems(ruleset: Ruleset, source: str, where) -> list:
