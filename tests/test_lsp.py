@@ -350,9 +350,17 @@ async def test_a_request_with_bad_parameters_gets_an_error_answer(editor: Editor
                 await editor.raw_request(method, params)
     with pytest.raises(JsonRpcInvalidParams, match="position"):
         await editor.raw_request("textDocument/hover", {"textDocument": place["textDocument"]})
-    for uri in ("untitled:Untitled-1", "file:///nowhere%00/x.rules", "https://example.com/x.rules"):  # no file: nothing to say
+    deep = "file:" + "/a" * 5000 + "/"  # found by tools/fuzz.py: looking above it for a ruleset took seconds
+    for uri in ("untitled:Untitled-1", "file:///nowhere%00/x.rules", "https://example.com/x.rules", deep):  # no file
         assert await editor.raw_request("textDocument/hover", {**place, "textDocument": {"uri": uri}}) is None
     assert "the locations one connection away" in await editor.hover(RULES, "adjacent(t.location", 2)
+
+
+def test_a_path_longer_than_any_file_s_names_no_file():
+    from interpreter.lsp.server import file_of
+
+    assert file_of("file:" + "/a" * 2047 + "/x") is not None
+    assert file_of("file:" + "/a" * 2048 + "/x") is None
 
 
 def test_a_request_whose_id_is_neither_a_number_nor_a_text_gets_an_error_answer(project: Path):

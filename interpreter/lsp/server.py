@@ -71,10 +71,14 @@ def _is_request_id(value) -> bool:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
+LONGEST_PATH = 4096  # PATH_MAX of Linux, more than other systems allow: no file has a longer path
+
+
 def file_of(uri) -> Path | None:
-    """The file a document's uri names (absolute), or None if it names none (`untitled:`, not a uri)."""
+    """The file a document's uri names (absolute), or None if it names none (`untitled:`, not a uri,
+    a path longer than any file's: looking for its ruleset above it would take seconds)."""
     path = to_fs_path(uri) if isinstance(uri, str) else None
-    if not path or "\0" in path or not os.path.isabs(path):
+    if not path or "\0" in path or not os.path.isabs(path) or len(path) > LONGEST_PATH:
         return None
     return Path(os.path.normpath(path))
 
