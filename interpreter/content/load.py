@@ -50,7 +50,7 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
 
 
 def _add_seats(content: Content, diagnostics: list[Diagnostic]) -> None:
-    """The extra seats join the players, each playing a player's faction (9.7 of Root: two Vagabonds)."""
+    """The extra seats join the players, each playing a player's faction: one faction seated twice."""
     for seat, faction in list(content.seats.items()):
         where = content.positions.get(("seats", seat))
         if seat in content.players:

@@ -91,7 +91,7 @@ class PieceKind(Strict):
 
 class ContentFile(Strict):
     players: list[Name] | None = None
-    seats: dict[Name, Name] = {}  # an extra seat -> the player whose faction it plays (a second Vagabond)
+    seats: dict[Name, Name] = {}  # an extra seat -> the player whose faction it plays (one faction seated twice)
     board: BoardSpec | None = None
     pieces: dict[Name, PieceKind] = {}
 

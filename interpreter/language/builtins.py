@@ -134,7 +134,7 @@ def next_player(rt, player):
 
 
 def faction_of(rt, player):
-    """The player whose faction `player` plays: itself, or for an extra seat (a second Vagabond) the
+    """The player whose faction `player` plays: itself, or for an extra seat (one faction seated twice) the
     player of the content whose faction's file it plays a copy of."""
     return rt.program.seats.get(player, player)
 

@@ -6,10 +6,10 @@ file, a scenario or a bot as `NAME.recruit`. So ten factions can each have their
 The file's declarations are renamed here, once parsed, to their qualified names; everything
 after (the checker, the compiler) sees only qualified names.
 
-An extra seat of the content (`seats: {second_vagabond: vagabond}`) plays a copy of the faction's
+An extra seat of the content (`seats: {second_wanderer: wanderer}`) plays a copy of the faction's
 file: in the copy the faction's name, the player, means the seat, and its names are the seat's
-own (`second_vagabond.satchel`), except the zones the file declares `common`, which every seat of
-the faction shares (9.7.3 of Root: both Vagabonds take the same quests).
+own (`second_wanderer.camp`), except the zones the file declares `common`, which every seat of
+the faction shares (quests both wanderers may take).
 """
 from __future__ import annotations
 

@@ -47,8 +47,8 @@ class Ruleset:
         return state
 
     def _starting_zone(self, zone: str, owner: str | None) -> str:
-        """Where a component starts: an extra seat's in its own copy of its faction's zone (`second_vagabond.satchel`
-        for `vagabond.satchel`), unless the faction's seats share that zone (`zone quests common`)."""
+        """Where a component starts: an extra seat's in its own copy of its faction's zone (`second_wanderer.camp`
+        for `wanderer.camp`), unless the faction's seats share that zone (`zone quests common`)."""
         faction = self.content.seats.get(owner)
         if faction and zone.startswith(faction + "."):
             own = owner + zone[len(faction):]

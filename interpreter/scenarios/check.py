@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from interpreter.content.yaml_source import Locator
@@ -14,7 +13,7 @@ from interpreter.safety.files import Boundary
 from interpreter.safety.limits import LIMITS
 from interpreter.scenarios.files import NOBODY, Checkpoint, ScenarioFile, parse_scenario_file, with_faction_names
 from interpreter.scenarios.fixtures import with_fixtures
-from interpreter.scenarios.flow import split_arguments
+from interpreter.scenarios.flow import parse_call
 from interpreter.scenarios.position import FACE, FACE_DOWN, on_top_zone, parse_label, split_label
 
 
@@ -186,7 +185,7 @@ def shortfalls(needed: dict[tuple, int], totals: dict[str, dict]) -> list[tuple]
     A position takes each component as `_take` in scenarios/position.py does: the owner's own, else an
     ownerless one (a card in a hand), never another player's; `kind` alone takes an ownerless one.
     An expectation counts components of the owner written (`board`, a shared zone), or of any owner
-    (a player's own zone in `zones`: Alice's bag holds a Poison token of the Jabberwocky)."""
+    (a player's own zone in `zones`: red's bag may hold a token of blue's)."""
     asked: dict[str, dict[tuple, int]] = {}
     for (how, owner, kind), count in needed.items():
         if count > 0:
@@ -252,14 +251,14 @@ def _flow_problems(game: Ruleset, scenario, where, check_player) -> list:
 def _start_problems(game: Ruleset, call: str, where) -> list:
     """`position.start`: a procedure of the rules, called with as many values as it takes, each an expression."""
     symbols = game.program.symbols
-    match = re.fullmatch(r"\s*([\w.]+)\s*\((.*)\)\s*", call, re.S)
-    if not match:
+    parsed = parse_call(call)
+    if parsed is None:
         return [Diagnostic("LX327", f"`{call}` is not a procedure call: write `name(value, ...)`", where())]
-    name = symbols.outside_name(match.group(1))
+    written, values = parsed
+    name = symbols.outside_name(written)
     if name not in symbols.procedures:
-        return [Diagnostic("LX327", f"the game has no procedure `{match.group(1)}`", where(),
-                           hint=did_you_mean(match.group(1), symbols.procedures))]
-    values = split_arguments(match.group(2))
+        return [Diagnostic("LX327", f"the game has no procedure `{written}`", where(),
+                           hint=did_you_mean(written, symbols.procedures))]
     if len(values) != symbols.procedures[name]:
         return [Diagnostic("LX307", f"`{name}` takes {symbols.procedures[name]} value(s), not {len(values)}", where())]
     problems = []
@@ -294,7 +293,7 @@ def _state_problems(spec, properties: dict, where) -> list:
 
 
 def _not_numbers(name: str, value, per_player: bool, where) -> list:
-    """LX323 for a text, true or false, or nothing (`vp: {alice: }`) given to a variable that starts
+    """LX323 for a text, true or false, or nothing (`vp: {red: }`) given to a variable that starts
     as a number: the rules would compute with it; LX205 for a number larger than a game holds."""
     values = value.items() if per_player and isinstance(value, dict) else [((), value)]
     found = [Diagnostic("LX323", f"variable `{name}` holds a number (it starts as one), not {json.dumps(item)}",

@@ -16,17 +16,22 @@ def pause_point(until: str) -> tuple:
     return ("event", words[1]) if words[0] == "event" else ("end", words[-1])
 
 
+def parse_call(text: str) -> tuple[str, list[str]] | None:
+    """`name(a, f(b))`: the name as written and the source of each value; None if it is no call."""
+    call = re.fullmatch(r"\s*([\w.]+)\s*\((.*)\)\s*", text, re.S)
+    return (call.group(1), split_arguments(call.group(2))) if call else None
+
+
 def starting_call(ruleset: Ruleset, start: StartSpec):
     """`position.start`: the procedure call the game starts with instead of `play:`, as a function of the runtime."""
-    call = re.fullmatch(r"\s*([\w.]+)\s*\((.*)\)\s*", start.call, re.S)
+    call = parse_call(start.call)
     program = ruleset.program
-    if call:
-        call = (program.symbols.outside_name(call.group(1)), call.group(2))
-    if not call or call[0] not in program.procedures:
+    name = program.symbols.outside_name(call[0]) if call else None
+    if name not in program.procedures:
         known = ", ".join(sorted(n for n in program.procedures if not n.startswith("_"))[:10])
         raise ScenarioFailure(f"position: `start` calls `{start.call}`, which is not a procedure of the rules "
                               f"(write `name(values)`; procedures: {known}...)")
-    name, sources = call[0], split_arguments(call[1])
+    sources = call[1]
     wanted = program.symbols.procedures[name]
     if len(sources) != wanted:
         raise ScenarioFailure(f"position: `start`: `{name}` takes {wanted} value(s), not {len(sources)}")
