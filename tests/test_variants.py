@@ -157,12 +157,14 @@ def test_a_base_that_does_not_exist_and_keys_out_of_place(tmp_path):
 
 
 def test_an_inherited_bot_is_checked_against_the_variant(tmp_path):
-    folder = variant(tmp_path, "no_vagabond", "name: no_vagabond\nbase: root\n"
-                                              "remove: [vagabond.rules, vagabond.yaml]\n")
+    # the Eyrie's files removed, but its player given again: the bot's part for it asks what no rule asks
+    folder = variant(tmp_path, "no_eyrie", "name: no_eyrie\nbase: root\nremove: [eyrie.rules, eyrie.yaml]\n"
+                                           "add: [eyrie_player.yaml]\n",
+                     eyrie_player_dot_yaml="players: [eyrie]\nown: {warrior: 20}\n")
     result = run("validate", folder)
     assert result.exit_code == 1
-    assert "rulesets/root/bots/rule_of_thumb.yaml" in result.output  # the base's bot, checked against the variant
-    assert "the rules ask no decision `slip`" in result.output
+    assert "rulesets/root/bots/rule_of_thumb/eyrie.yaml" in result.output  # the base's bot, checked against the variant
+    assert "the rules ask no decision `add_to_decree`" in result.output
 
 
 def test_variant_new_writes_a_variant_that_loads_and_changes_nothing(tmp_path, monkeypatch):

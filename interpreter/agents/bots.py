@@ -15,7 +15,7 @@ def make_agent(name: str, ruleset, game: Game, seed: int) -> Agent:
         return SearchAgent(game, parse_search(name, ruleset), seed)
     if name not in ruleset.policies:  # loaded once per ruleset
         path = policy_path(ruleset, name)
-        if not path.exists():
+        if not path.exists() and not path.with_suffix("").is_dir():
             raise ValueError(f"no bot `{name}` for {ruleset.name} (no {path})")
         ruleset.policies[name] = Policy(path, ruleset)
     return PolicyAgent(ruleset.policies[name], game, seed)

@@ -14,6 +14,11 @@ the file says otherwise). Decisions it does not know are decided at random.
     players:
       red:
         action: 'if action = "build" then 3 else 1'
+        passing: {action: -2}  # red's own worth of passing
+
+A bot may also be a folder `bots/<name>/` (beside or instead of `<name>.yaml`) of files of the
+same form, one per faction, each named for its player (`bots/greedy/red.yaml`): they are merged,
+and a part named for a player the game does not have (a variant without that faction) is left out.
 """
 from __future__ import annotations
 
@@ -37,7 +42,7 @@ class PolicyFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     description: str = ""
     all: dict[str, str] = {}
-    players: dict[str, dict[str, str]] = {}
+    players: dict[str, dict[str, str | dict[str, int]]] = {}  # a player's `passing` is a map, its decisions texts
     passing: dict[str, int] = {}
 
 
@@ -50,24 +55,67 @@ def read_policy_file(path: Path, boundary: Boundary) -> tuple[PolicyFile, object
         raise LudolexError(schema_diagnostics(error, document, str(path), PolicyFile)) from None
 
 
+def policy_parts(path: Path, players: list[str]) -> list[Path]:
+    """A bot's files: `NAME.yaml` if there is one, then its folder's files (`NAME/*.yaml`) named for a
+    player of the game."""
+    parts = sorted(p for p in path.with_suffix("").glob("*.yaml") if p.stem in players)
+    return ([path] if path.is_file() else []) + parts
+
+
 class Policy:
-    """The compiled expressions of a bot file, by player and decision name."""
+    """The compiled expressions of a bot's files, by player and decision name."""
 
     def __init__(self, path: Path, ruleset):
-        spec, document = read_policy_file(path, ruleset.boundary or Boundary.of_ruleset(ruleset.directory))
-        self.ruleset, self.passing = ruleset, spec.passing
-        self.passing_positions = {name: position_of(document, ("passing", name), str(path)) for name in spec.passing}
+        self.ruleset = ruleset
         self.sources: dict[tuple[str | None, str], tuple[str, Position]] = {}
-        for name, source in spec.all.items():
-            self.sources[(None, name)] = (source, position_of(document, ("all", name), str(path), value=True))
-        for player, decisions in spec.players.items():
-            if player not in ruleset.program.players:
-                raise LudolexError([Diagnostic("LX302", f"no player `{player}` in {ruleset.name}",
-                                               position_of(document, ("players", player), str(path)))])
-            for name, source in decisions.items():
-                self.sources[(player, name)] = (source, position_of(document, ("players", player, name), str(path), value=True))
+        self.passing: dict[tuple[str | None, str], int] = {}  # (player or None for every player, decision) -> worth
+        self.passing_positions: dict[tuple[str | None, str], Position] = {}
+        problems = []
+        for part in policy_parts(path, ruleset.program.players):
+            problems += self._read(part)
+        if problems:
+            raise LudolexError(problems)
         self.compiled: dict[tuple, object] = {}  # (player or None, decision, names) -> f(rt, env)
         self._compile_all()
+
+    def _read(self, path: Path) -> list[Diagnostic]:
+        """One file's entries added to the bot's; an entry another file gave already is a problem."""
+        spec, document = read_policy_file(path, self.ruleset.boundary or Boundary.of_ruleset(self.ruleset.directory))
+        file, problems = str(path), []
+
+        def add(table: dict, key: tuple, value, where: Position) -> None:
+            if key in table:
+                whose = f"player `{key[0]}`'s" if key[0] else "every player's"
+                problems.append(Diagnostic("LX301", f"{whose} `{key[1]}` is given twice in this bot", where))
+            else:
+                table[key] = value
+
+        for name, worth in spec.passing.items():
+            where = position_of(document, ("passing", name), file)
+            add(self.passing, (None, name), worth, where)
+            self.passing_positions.setdefault((None, name), where)
+        for name, source in spec.all.items():
+            where = position_of(document, ("all", name), file, value=True)
+            add(self.sources, (None, name), (source, where), where)
+        for player, decisions in spec.players.items():
+            if player not in self.ruleset.program.players:
+                problems.append(Diagnostic("LX302", f"no player `{player}` in {self.ruleset.name}",
+                                           position_of(document, ("players", player), file)))
+                continue
+            for name, source in decisions.items():
+                where = position_of(document, ("players", player, name), file, value=True)
+                if isinstance(source, str):
+                    add(self.sources, (player, name), (source, where), where)
+                    continue
+                if name != "passing":
+                    problems.append(Diagnostic("LX205", f"`{name}` of player `{player}`: the value of a decision is "
+                                               "an expression, written as a text", where))
+                    continue
+                for decision, worth in source.items():
+                    where = position_of(document, ("players", player, "passing", decision), file)
+                    add(self.passing, (player, decision), worth, where)
+                    self.passing_positions.setdefault((player, decision), where)
+        return problems
 
     def _compile_all(self) -> None:
         """Compile every entry for every form of its decision now, so that a mistake is reported
@@ -85,12 +133,21 @@ class Policy:
                                                                         expected=("score", f"the bot's value of `{name}`"))
                 problems += [Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics]
                 self.compiled[(owner, name, names)] = (value, position)
-        for name in self.passing:
-            if name not in decisions:
-                problems.append(Diagnostic("LX302", f"the rules ask no decision `{name}`", self.passing_positions[name],
-                                           hint=did_you_mean(name, decisions)))
+        for key, where in self.passing_positions.items():
+            if key[1] not in decisions:
+                problems.append(Diagnostic("LX302", f"the rules ask no decision `{key[1]}`", where,
+                                           hint=did_you_mean(key[1], decisions)))
         if problems:
             raise LudolexError(problems)
+
+    def passing_worth(self, player: str, decision: str) -> int:
+        """What passing is worth to `player` (an extra seat: as to its faction's player): its own
+        `passing`, else every player's, else 0."""
+        faction = self.ruleset.program.symbols.seats.get(player, player)
+        for key in ((player, decision), (faction, decision), (None, decision)):
+            if key in self.passing:
+                return self.passing[key]
+        return 0
 
     def valuer(self, player: str, decision: Decision):
         """(a function (rt, env) -> value, where it is written) for this decision, or None when the
@@ -139,7 +196,8 @@ class PolicyAgent:
         rt.running = True  # the bot's expressions are rules too: the watchdog stops one that never ends
         WATCHDOG.watch(rt)
         try:
-            scores = [self.policy.passing.get(decision.name, 0) if option is PASS
+            passing = self.policy.passing_worth(decision.player, decision.name)
+            scores = [passing if option is PASS
                       else _number(value(rt, {**in_view, **dict(zip(names, option))}))
                       for option in decision.options]
         except RuleRuntimeError as error:  # at the bot's entry, unless it comes from a rules file the entry calls
@@ -171,10 +229,12 @@ def bot_names(ruleset) -> list[str]:
 
 
 def bot_files(ruleset) -> dict[str, Path]:
-    """The rule-of-thumb bots of a ruleset's `bots/` folder, by name; a variant also plays its bases'
+    """The rule-of-thumb bots of a ruleset's `bots/` folder, by name: each its file `NAME.yaml`, which
+    may not exist where the bot is only a folder of parts (`NAME/`). A variant also plays its bases'
     (its own first, when both have one of that name)."""
     found: dict[str, Path] = {}
     for folder in (ruleset.directory, *ruleset.bases):
-        for path in sorted((folder / "bots").glob("*.yaml")):
+        bots = folder / "bots"
+        for path in sorted([*bots.glob("*.yaml"), *(p.with_suffix(".yaml") for p in bots.glob("*") if p.is_dir())]):
             found.setdefault(path.stem, path)
     return found

@@ -45,8 +45,36 @@ def load_content(places: Path | list[Path], boundary: Boundary | None = None) ->
                 whole = False
                 continue
         merge_content(content, parsed, document, str(path), diagnostics)
+    _add_owned(content, diagnostics)
     _add_seats(content, diagnostics)
     return (content if whole else None), diagnostics
+
+
+def _first_at(content: Content, player: str) -> str:
+    where = content.positions.get(("players", player))
+    return f" (first at {Path(where.file).name}:{where.line})" if where else ""
+
+
+def _add_owned(content: Content, diagnostics: list[Diagnostic]) -> None:
+    """A file's `own: {warrior: 15}`: each of its players has 15 of the kind another file declares for
+    several players (`per_player: {...}`), as if that file had named them."""
+    for kind, number, players, where in content.owned:
+        spec = content.pieces.get(kind)
+        if spec is None:
+            if kind not in content.lost_kinds:
+                diagnostics.append(Diagnostic("LX302", f"`own`: no piece kind `{kind}` in the content", where,
+                                              hint=did_you_mean(kind, content.pieces)))
+            continue
+        if not isinstance(spec.per_player, dict):
+            diagnostics.append(Diagnostic("LX205", f"`own`: kind `{kind}` is not one each player has their own number "
+                                          "of (`per_player: {player: count}`)", where))
+            continue
+        for player in players:
+            if player in spec.per_player:
+                diagnostics.append(Diagnostic("LX301", f"`own`: how many `{kind}` player `{player}` has is given "
+                                              "twice", where))
+        content.pieces[kind] = spec.model_copy(update={"per_player": {**spec.per_player,
+                                                                      **{p: number for p in players}}})
 
 
 def _add_seats(content: Content, diagnostics: list[Diagnostic]) -> None:
@@ -86,12 +114,20 @@ def _without_broken_kinds(document, error: ValidationError, lost_kinds: set[str]
 
 def merge_content(content: Content, parsed: ContentFile, document, file: str, diagnostics: list[Diagnostic]) -> None:
     """Add what one content file (`document`, parsed) declares to `content`."""
-    if parsed.players is not None:
-        if content.players:
-            diagnostics.append(Diagnostic("LX301", "players are declared twice", position_of(document, ("players",), file)))
-        content.players = parsed.players
-        for i, player in enumerate(parsed.players):
-            content.positions[("players", player)] = position_of(document, ("players", i), file)
+    for i, player in enumerate(parsed.players or []):
+        where = position_of(document, ("players", i), file)
+        if player in content.players:
+            diagnostics.append(Diagnostic("LX301", f"player `{player}` is declared twice{_first_at(content, player)}",
+                                          where))
+            continue
+        content.players.append(player)
+        content.positions[("players", player)] = where
+    for kind, number in parsed.own.items():
+        if not parsed.players:
+            diagnostics.append(Diagnostic("LX204", "`own` gives this file's players their pieces: the file declares "
+                                          "no `players`", position_of(document, ("own",), file)))
+            break
+        content.owned.append((kind, number, list(parsed.players), position_of(document, ("own", kind), file)))
     for seat, faction in parsed.seats.items():
         if seat in content.seats:
             diagnostics.append(Diagnostic("LX301", f"seat `{seat}` is declared twice", position_of(document, ("seats", seat), file)))

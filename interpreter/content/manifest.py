@@ -22,6 +22,7 @@ class Manifest(BaseModel):
     rules: list[str] = []  # other folders whose *.rules are part of this game (a variant of another game)
     description: str = ""
     score: str | None = None  # a function of one player: the score shown in curves and reports
+    table: list[Name] | None = None  # the players a game seats when nobody says which, in their order
     # A variant (`content/variants.py`): the game it changes, and what it changes.
     base: str | None = None  # the base game: a game's name, or its folder (from this one)
     # Each may be left empty (only comments under it), as `ludolex variant new` writes them.

@@ -90,7 +90,8 @@ class PieceKind(Strict):
 
 
 class ContentFile(Strict):
-    players: list[Name] | None = None
+    players: list[Name] | None = None  # each file may add its own (a faction's file, its player)
+    own: dict[Name, Count] = {}  # kind -> how many this file's players each have of a kind declared for all
     seats: dict[Name, Name] = {}  # an extra seat -> the player whose faction it plays (one faction seated twice)
     board: BoardSpec | None = None
     pieces: dict[Name, PieceKind] = {}
@@ -125,8 +126,13 @@ class Content:
     files: list[Path] = field(default_factory=list)
     positions: dict[tuple, Position] = field(default_factory=dict)  # ("pieces", kind, key) -> where it is written
     lost_kinds: set[str] = field(default_factory=set)  # kinds left out for an error in their entry (reported)
+    default_table: list[str] | None = None  # the manifest's `table`
+    owned: list = field(default_factory=list)  # each file's `own`: (kind, number, its players, where)
 
     @property
     def table(self) -> list[str]:
-        """The players a game seats when nobody says which: every player but the extra seats."""
+        """The players a game seats when nobody says which: the manifest's `table` (less the players
+        the content does not have: a variant without a faction), else every player but the extra seats."""
+        if self.default_table is not None:
+            return [p for p in self.default_table if p in self.players]
         return [p for p in self.players if p not in self.seats]

@@ -124,6 +124,10 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             if block in seen:
                 diagnostics.append(Diagnostic("LX301", f"`{block}:` is declared twice", decl.pos))
             seen[block] = decl.pos
+        elif isinstance(decl, d.EventDecl):
+            if decl.name in symbols.declared_events:
+                diagnostics.append(Diagnostic("LX301", f"event `{decl.name}` is declared twice", decl.pos))
+            symbols.declared_events.setdefault(decl.name, len(decl.params))
         elif isinstance(decl, d.WhenDecl):
             symbols.handled.add(decl.event)
             if decl.event[0] == "event":
@@ -132,6 +136,7 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
                 diagnostics.append(Diagnostic("LX307", "every `move` announces `moved` with 3 values: the components "
                                               "moved, the zone they came from (none if several), the zone they went to",
                                               decl.pos))
+    _handled_as_declared(declarations, symbols, diagnostics)
     _content_clashes(content, board, symbols, diagnostics)
     total = 0
     for kind, spec in content.pieces.items():
@@ -177,6 +182,17 @@ def _kind_property_types(content: Content) -> dict[str, str]:
 
 # What the names the content gives are (`Symbols.kind_of`), in the words of a message.
 CONTENT_NAMES = {"kind": "kind of piece", "trait": "trait", "player": "player", "connection": "connection type"}
+
+
+def _handled_as_declared(declarations: list, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:
+    """A declared event (`event NAME(params)`) may have no handler; each handler takes its values."""
+    for decl in declarations:
+        if isinstance(decl, d.WhenDecl) and decl.event[0] == "event" and decl.event[1] in symbols.declared_events:
+            wanted = symbols.declared_events[decl.event[1]]
+            if len(decl.params) != wanted:
+                diagnostics.append(Diagnostic("LX307", f"event `{decl.event[1]}` announces {wanted} value(s), not "
+                                              f"{len(decl.params)}", decl.pos))
+    symbols.events.update(symbols.declared_events)
 
 
 def _content_clashes(content: Content, board: boards.Board, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:

@@ -17,6 +17,25 @@ class FactionDecl:
 
 
 @dataclass
+class WithFactionDecl:
+    """`with faction NAME:` and declarations: they are part of the game only if that faction's file is
+    (see `modules.with_factions`), and apply only when it is seated too."""
+
+    pos: Position
+    faction: str
+    declarations: list
+
+
+@dataclass
+class EventDecl:
+    """`event NAME(params)`: an event the rules announce (`emit`), which any file may handle or not."""
+
+    pos: Position
+    name: str
+    params: list[str]
+
+
+@dataclass
 class OptionDecl:
     """`option NAME in [VALUES] = DEFAULT`: a value chosen before the game starts (`--option NAME=VALUE`)."""
 
@@ -145,5 +164,5 @@ class AnytimeDecl:
     seat: str | None = None  # in an extra seat's copy of a faction's file: that seat (the name stays the faction's)
 
 
-Declaration = (FactionDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
+Declaration = (FactionDecl | WithFactionDecl | EventDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
                | InsteadDecl | AnytimeDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

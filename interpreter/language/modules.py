@@ -17,6 +17,7 @@ import copy
 from dataclasses import fields, is_dataclass
 
 from interpreter.diagnostics.diagnostic import Diagnostic
+from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language import statements as s
@@ -24,6 +25,34 @@ from interpreter.language import statements as s
 LOCAL = (d.ZoneDecl, d.VariableDecl, d.FunctionDecl, d.ProcedureDecl)  # what a faction's file keeps to itself
 GLOBAL = (d.PropertyDecl, d.OptionDecl)  # what it declares for the whole game: once, whoever plays it
 NAMING = (e.Name, e.Call, s.CallProcedure, d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)  # what refers to a name
+
+
+def factions_present(files: list[list]) -> set[str]:
+    """The factions whose file is part of the game (each file's declarations, as parsed)."""
+    return {x.name for declarations in files for x in declarations if isinstance(x, d.FactionDecl)}
+
+
+def with_factions(declarations: list, present: set[str], players: list[str]) -> tuple[list, list[Diagnostic]]:
+    """A file's declarations with each `with faction NAME:` block opened: its declarations kept, each
+    applying only when NAME is seated, if NAME's file is part of the game (`present`); dropped if not.
+    So a faction's file can reach another faction that a variant may remove."""
+    kept, diagnostics = [], []
+    for decl in declarations:
+        if not isinstance(decl, d.WithFactionDecl):
+            kept.append(decl)
+        elif decl.faction not in present:
+            diagnostics.append(Diagnostic("LX402", f"`with faction {decl.faction}`: the game has no file of faction "
+                                          f"`{decl.faction}`: these rules are left out", decl.pos,
+                                          hint=did_you_mean(decl.faction, players)))
+        else:
+            for inner in decl.declarations:
+                if isinstance(inner, (d.FactionDecl, d.WithFactionDecl)):
+                    diagnostics.append(Diagnostic("LX301", "a `with faction` block holds rules, not `faction` lines "
+                                                  "or other `with faction` blocks", inner.pos))
+                    continue
+                _only_when_seated(inner, decl.faction)
+                kept.append(inner)
+    return kept, diagnostics
 
 
 def seat_copies(declarations: list, seats: dict[str, str]) -> list:
@@ -73,7 +102,21 @@ def localize(declarations: list, seat: str | None = None, shared: frozenset[str]
         if isinstance(decl, LOCAL):
             decl.name = qualified[decl.name]
         _rename(decl, {name: full for name, full in qualified.items() if name not in bound})
+        _only_when_seated(decl, header.name)
     return declarations, diagnostics
+
+
+def _only_when_seated(decl, player: str) -> None:
+    """What a faction's file does to the game (its `when`, `instead of`, `anytime`, `always`, `modify`
+    and `override` rules) applies only in a game that seats its player: `player in players` is added to
+    the rule's condition. Its zones, pieces and names stay, for the other files to read."""
+    seated = e.Binary(decl.pos, "in", e.Name(decl.pos, player), e.Name(decl.pos, "players"))
+    if isinstance(decl, (d.WhenDecl, d.InsteadDecl, d.AnytimeDecl, d.OverrideDecl)):
+        decl.condition = seated if decl.condition is None else e.Binary(decl.pos, "and", seated, decl.condition)
+    elif isinstance(decl, d.ModifyDecl):
+        decl.amount = e.Conditional(decl.pos, seated, decl.amount, e.Literal(decl.pos, 0))
+    elif isinstance(decl, d.AlwaysDecl):
+        decl.body = s.Block([s.If(decl.pos, [(seated, decl.body)], None)])
 
 
 def _kind(decl) -> str:

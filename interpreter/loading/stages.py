@@ -21,7 +21,7 @@ from interpreter.content.load import content_files, load_content
 from interpreter.content.manifest import MANIFEST, Manifest, find_ruleset, manifest_paths
 from interpreter.content.models import Ability, Content
 from interpreter.content.schema_errors import schema_diagnostics
-from interpreter.content.yaml_source import read_yaml, value_position
+from interpreter.content.yaml_source import position_of, read_yaml, value_position
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean, new_run
@@ -29,7 +29,7 @@ from interpreter.engine import board as boards
 from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
 from interpreter.language.declarations import Declaration
-from interpreter.language.modules import localize, seat_copies
+from interpreter.language.modules import factions_present, localize, seat_copies, with_factions
 from interpreter.language.parser import HintBudget, parse, parse_recovering
 from interpreter.language.program import Program
 from interpreter.language.scope import Symbols
@@ -131,8 +131,9 @@ def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, docum
                                                       base_rules, base_content)
     if problems:
         raise LudolexError(problems)
-    if manifest.score is None:  # the base's score, unless the variant names its own
-        manifest = manifest.model_copy(update={"score": base.manifest.score})
+    for key in ("score", "table"):  # the base's, unless the variant gives its own
+        if getattr(manifest, key) is None:
+            manifest = manifest.model_copy(update={key: getattr(base.manifest, key)})
     overrides = base.overrides + tuple(variants.read_overrides(manifest, document, str(directory / MANIFEST)))
     added = [p for p in rules + content if p not in base_rules + base_content]  # read through the base's boundary
     boundary = boundary.including(*base.boundary.roots, *added)
@@ -150,7 +151,26 @@ def read_content(read: ManifestRead) -> ContentRead:
     content, diagnostics = load_content(list(read.content_places), read.boundary)
     if content is not None and read.overrides:
         diagnostics += variants.apply_overrides(content, list(read.overrides))
+    if content is not None and read.manifest.table is not None:
+        content.default_table = list(read.manifest.table)
+        diagnostics += _table_problems(read, content)
     return _next(read, diagnostics, content=content)
+
+
+def _table_problems(read: ManifestRead, content: Content) -> list[Diagnostic]:
+    """The manifest's `table` seats players of the content, each once. A variant's inherited table
+    leaves out the players whose files it removed."""
+    if "table" not in (read.document or {}):
+        return []
+    problems = []
+    for i, player in enumerate(read.manifest.table):
+        where = position_of(read.document, ("table", i), str(read.manifest_path), value=True)
+        if player not in content.players:
+            problems.append(Diagnostic("LX302", f"`table`: no player `{player}` in the content", where,
+                                       hint=did_you_mean(player, content.players)))
+        elif read.manifest.table.index(player) != i:
+            problems.append(Diagnostic("LX301", f"`table`: player `{player}` is seated twice", where))
+    return problems
 
 
 def build_board(read: ContentRead) -> BoardBuilt:
@@ -168,7 +188,7 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the content's abilities."""
     diagnostics: list[Diagnostic] = []
     rule_files = _rules_files(built)
-    declarations, lost_names, budget = [], set(), HintBudget()
+    declarations, lost_names, budget, parsed = [], set(), HintBudget(), []
     for path in rule_files:
         try:
             found, syntax_errors, lost = parse_recovering(read_source(path, built.boundary), str(path), budget)
@@ -176,11 +196,16 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
             diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
             continue
+        parsed.append(found)
+        diagnostics += syntax_errors
+        lost_names |= lost
+    present, players = factions_present(parsed), built.content.players if built.content else []
+    for found in parsed:
+        found, guarded_problems = with_factions(found, present, players)
         copies = seat_copies(found, built.content.seats) if built.content else []
         found, faction_problems = localize(found)
         declarations += found + copies
-        diagnostics += syntax_errors + faction_problems
-        lost_names |= lost
+        diagnostics += guarded_problems + faction_problems
     lost_names |= built.content.lost_kinds if built.content else set()
     abilities = []
     for ability in built.content.abilities if built.content else ():
