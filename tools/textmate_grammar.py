@@ -116,14 +116,17 @@ def _declarations(alternatives, keywords) -> dict[str, str | None]:
         for rule in alternatives[choice.expansion[0].name]:
             symbols = rule.expansion
             count = next(i for i, s in enumerate(symbols) if s.name not in keywords)
-            opening = " ".join(w for s in symbols[:count] for w in keywords[s.name])
+            leading = [keywords[s.name] for s in symbols[:count]]
+            # a declaration opened by a keyword terminal of several words (`public`, `private`...) opens with any of them
+            openings = leading[0] if len(leading) == 1 else [" ".join(w for words in leading for w in words)]
             scope = None
             if symbols[count].name in ("NAME", "dotted_name"):
                 after = symbols[count + 1].name if count + 1 < len(symbols) else None
                 scope = ("entity.name.function" if after == "LPAR"
                          else "variable.other.definition" if any(s.name == "EQUAL" for s in symbols)
                          else "entity.name.type")
-            found.setdefault(opening, scope)
+            for opening in openings:
+                found.setdefault(opening, scope)
     return found
 
 

@@ -278,4 +278,6 @@ READS_ZONE = (top, bottom, pieces, empty, kinds, size)
 READS_NO_ZONE = (adjacent, ray, step, region, numbers, subsets, nth, distinct, direction, index, next_player, faction_of, roll,
                  random_item, reverse, divide_whole, remainder, sort_by)
 
-COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "zone": "zone", "location": "location"}
+COMPONENT_ATTRIBUTES = {"id": "text", "kind": "kind", "owner": "player", "controller": "player", "zone": "zone",
+                        "location": "location"}
+CONTROLLER = "controller"  # who a component counts for: its owner, unless a rule gave it to another (`set x.controller`)

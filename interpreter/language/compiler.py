@@ -70,6 +70,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             where = decl.pos
             if isinstance(decl, d.OptionDecl) and decl.name in symbols.options:  # its default; a game may choose another
                 program.variables.append((decl.name, False, decl.default.compile(scope), decl.pos))
+            elif isinstance(decl, d.ShownDecl):
+                _shown(decl, program, symbols, scope)
             elif isinstance(decl, d.VariableDecl):
                 program.variables.append((decl.name, decl.per_player, decl.value.compile(scope), decl.pos))
                 symbols.variable_types[decl.name] = decl.value.type
@@ -151,6 +153,21 @@ def _changes(declarations: list, kind: type, names: dict, keyword: str, what: st
         else:
             found.setdefault(decl.name, []).append(decl)
     return found
+
+
+def _shown(decl: d.ShownDecl, program: Program, symbols: Symbols, scope: Scope) -> None:
+    """`public hand(riverfolk)`: that player's copy of a per-player zone is seen as it says."""
+    if not symbols.zones.get(decl.name):
+        what = "a zone of each player (`per player`)" if decl.name in symbols.zones else "a zone"
+        scope.error("LX302", f"`{decl.visibility} {decl.name}({decl.player})`: `{decl.name}` is not {what}", decl.pos,
+                    hint=did_you_mean(decl.name, [z for z, per in symbols.zones.items() if per]))
+    elif decl.player not in program.players:
+        scope.error("LX302", f"`{decl.visibility} {decl.name}({decl.player})`: `{decl.player}` is not a player",
+                    decl.pos, hint=did_you_mean(decl.player, program.players))
+    elif (decl.name, decl.player) in program.shown:
+        scope.error("LX301", f"how `{decl.name}({decl.player})` is seen is declared twice", decl.pos)
+    else:
+        program.shown[(decl.name, decl.player)] = decl.visibility
 
 
 def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, deciding: Deciding):

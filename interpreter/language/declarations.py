@@ -56,6 +56,16 @@ class ZoneDecl:
 
 
 @dataclass
+class ShownDecl:
+    """`public hand(riverfolk)`: one player's copy of a per-player zone, seen otherwise than the zone says."""
+
+    pos: Position
+    name: str  # the zone
+    player: str
+    visibility: str
+
+
+@dataclass
 class VariableDecl:
     pos: Position
     name: str
@@ -164,5 +174,5 @@ class AnytimeDecl:
     seat: str | None = None  # in an extra seat's copy of a faction's file: that seat (the name stays the faction's)
 
 
-Declaration = (FactionDecl | WithFactionDecl | EventDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
+Declaration = (FactionDecl | WithFactionDecl | EventDecl | ShownDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
                | InsteadDecl | AnytimeDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

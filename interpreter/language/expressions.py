@@ -347,7 +347,10 @@ class Attribute(Expr):
             helper = _helper(scope, "_location", "def _location(rt, c):\n"
                              "    return c.zone if c is not None and c.zone in rt.board.index else None")
             return f"{helper}(rt, {subject})"
-        if name in COMPONENT_ATTRIBUTES:
+        if name == "controller":  # kept among the properties, where a rule sets it; else the owner
+            def read(c):
+                return f"({c}.props.get('controller') or {c}.owner)"
+        elif name in COMPONENT_ATTRIBUTES:
             def read(c):
                 return f"{c}.{name}"
         elif name in scope.symbols.properties:

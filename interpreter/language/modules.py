@@ -24,7 +24,7 @@ from interpreter.language import statements as s
 
 LOCAL = (d.ZoneDecl, d.VariableDecl, d.FunctionDecl, d.ProcedureDecl)  # what a faction's file keeps to itself
 GLOBAL = (d.PropertyDecl, d.OptionDecl)  # what it declares for the whole game: once, whoever plays it
-NAMING = (e.Name, e.Call, s.CallProcedure, d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)  # what refers to a name
+NAMING = (e.Name, e.Call, s.CallProcedure, d.InsteadDecl, d.OverrideDecl, d.ModifyDecl, d.ShownDecl)  # what refers to a name
 
 
 def factions_present(files: list[list]) -> set[str]:
@@ -140,8 +140,10 @@ def _rename(decl, qualified: dict[str, str]) -> None:
     for node in nodes(decl):
         if node is not decl and isinstance(node, NAMING) and node.name in qualified:
             node.name = qualified[node.name]
-    if isinstance(decl, (d.InsteadDecl, d.OverrideDecl, d.ModifyDecl)) and decl.name in qualified:
+    if isinstance(decl, (d.InsteadDecl, d.OverrideDecl, d.ModifyDecl, d.ShownDecl)) and decl.name in qualified:
         decl.name = qualified[decl.name]
+    if isinstance(decl, d.ShownDecl) and decl.player in qualified:  # an extra seat's copy: the seat's zone
+        decl.player = qualified[decl.player]
 
 
 def _bound_names(decl):

@@ -122,7 +122,7 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION_WORDS = ("faction", "with faction", "event", "option", "zone", "variable", "property", "function", "modify", "override", "procedure",
+DECLARATION_WORDS = ("faction", "with faction", "event", "public", "private", "hidden", "option", "zone", "variable", "property", "function", "modify", "override", "procedure",
                      "instead of", "anytime", "when", "always", "setup", "play")
 DECLARATION = re.compile(rf"^({'|'.join(DECLARATION_WORDS)})\b\s*(\w*)")
 
@@ -391,6 +391,9 @@ class _ToAst(Transformer):
 
     def with_faction_decl(self, meta, c):
         return d.WithFactionDecl(self._pos(meta), str(c[0]), [x for x in c[1:] if x is not None])
+
+    def shown_decl(self, meta, c):
+        return d.ShownDecl(self._pos(meta), c[1], str(c[2]), str(c[0]))
 
     def event_decl(self, meta, c):
         return d.EventDecl(self._pos(meta), str(c[0]), c[1] or [])

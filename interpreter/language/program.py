@@ -42,6 +42,7 @@ class Program:
     setup: object = None  # generator(rt, env)
     play: object = None  # generator(rt, env)
     zones: dict = field(default_factory=dict)  # name -> (per_player, visibility)
+    shown: dict = field(default_factory=dict)  # (zone, player) -> that player's copy's own visibility (`public hand(p)`)
     symbols: object = None  # the checker's table of names, kept to compile expressions later
     codegen: object = None
     kind_properties: dict = field(default_factory=dict)  # kind -> {property: value}, from the content

@@ -228,6 +228,10 @@ class Set(Stmt):
             return "player", target.name, target.args[0]
         if isinstance(target, Attribute) and target.name in symbols.properties:
             return "property", target.subject, target.name
+        if isinstance(target, Attribute) and target.name == "controller":  # `none`: back to its owner
+            if self.value.type not in ("player", "none", ANY):
+                scope.error("LX323", "a component's controller is a player (or none: its owner again)", self.value.pos)
+            return "property", target.subject, "controller"
         if isinstance(target, Call) and target.name in symbols.variables:
             scope.error("LX305", f"variable `{target.name}` is shared, not per player: write `set {target.name} = ...`", self.pos)
         elif isinstance(target, Name) and symbols.variables.get(target.name):
