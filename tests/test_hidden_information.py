@@ -217,3 +217,13 @@ def test_no_seat_of_root_with_two_vagabonds_can_tell_apart_what_it_may_not_see()
     ruleset = load(ROOT / "rulesets" / "root")
     seats = ["marquise", "eyrie", "vagabond", "second_vagabond"]
     assert play_checking(Game(ruleset, seed=1, players=seats), 1) > 500
+
+
+def test_no_seat_of_root_with_the_lizards_and_the_riverfolk_can_tell_apart_what_it_may_not_see():
+    # LZ: the Cult's hand is hidden like any other (its Lost Souls pile is public); RF-13: the Company's
+    # hand lies face up, so its cards are no secret, and every other hand stays one
+    ruleset = load(ROOT / "rulesets" / "root")
+    game = Game(ruleset, seed=2, players=["marquise", "lizards", "riverfolk", "eyrie"])
+    assert sees_zone(game.runtime, "marquise", "hand/riverfolk") and sees_zone(game.runtime, None, "hand/riverfolk")
+    assert not sees_zone(game.runtime, "riverfolk", "hand/lizards")
+    assert play_checking(game, 2) > 500
