@@ -95,3 +95,10 @@ def test_a_seat_named_like_a_player_or_of_no_player_is_an_error(tmp_path, seats,
     with pytest.raises(LudolexError) as error:
         load(game_folder(tmp_path, content))
     assert any(d.code == code and d.message == message for d in error.value.diagnostics)
+
+
+def test_an_extra_seat_needs_its_faction_s_first_seat_at_the_table(tmp_path):
+    # Root's RV-4: the reach of 2 belongs to a second Vagabond, so it plays only beside a first one
+    ruleset = load(game_folder(tmp_path))
+    with pytest.raises(ValueError, match="`second_wanderer` is a second seat of `wanderer`'s faction: seat `wanderer` too"):
+        Game(ruleset, players=["red", "second_wanderer"])
