@@ -159,3 +159,12 @@ def test_root_without_any_one_faction_validates_and_plays(tmp_path, faction):
     assert result.exit_code == 0, result.output
     seated = result.output.split(" between ")[1].split(";")[0].replace("\n", " ")
     assert "(2 finished)" in result.output and f" {faction}" not in f" {seated}"
+
+
+def test_a_faction_s_content_may_exclude_another_from_its_table(tmp_path):
+    folder = game(tmp_path)
+    (tmp_path / "cards" / "blue.yaml").write_text(BLUE + "excludes: [red]\n")
+    ruleset = load(folder)
+    with pytest.raises(ValueError, match="`red` cannot sit at a table with `blue`|`blue` cannot sit at a table with `red`"):
+        Game(ruleset, players=["red", "blue"])
+    assert Game(ruleset, players=["blue"]).players == ["blue"]

@@ -122,6 +122,8 @@ def merge_content(content: Content, parsed: ContentFile, document, file: str, di
             continue
         content.players.append(player)
         content.positions[("players", player)] = where
+    for player in parsed.players or []:
+        content.excludes.setdefault(player, []).extend(parsed.excludes)
     for kind, number in parsed.own.items():
         if not parsed.players:
             diagnostics.append(Diagnostic("LX204", "`own` gives this file's players their pieces: the file declares "

@@ -92,6 +92,7 @@ class PieceKind(Strict):
 class ContentFile(Strict):
     players: list[Name] | None = None  # each file may add its own (a faction's file, its player)
     own: dict[Name, Count] = {}  # kind -> how many this file's players each have of a kind declared for all
+    excludes: list[Name] = []  # players this file's players never sit at a table with
     seats: dict[Name, Name] = {}  # an extra seat -> the player whose faction it plays (one faction seated twice)
     board: BoardSpec | None = None
     pieces: dict[Name, PieceKind] = {}
@@ -128,6 +129,7 @@ class Content:
     lost_kinds: set[str] = field(default_factory=set)  # kinds left out for an error in their entry (reported)
     default_table: list[str] | None = None  # the manifest's `table`
     owned: list = field(default_factory=list)  # each file's `own`: (kind, number, its players, where)
+    excludes: dict[str, list[str]] = field(default_factory=dict)  # player -> players it never sits with
 
     @property
     def table(self) -> list[str]:

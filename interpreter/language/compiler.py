@@ -32,6 +32,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         players=list(content.players),
         table=list(content.table),
         seats=dict(content.seats),
+        excludes={p: list(others) for p, others in content.excludes.items() if others},
         kind_order=list(content.pieces),
         kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
         zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},

@@ -54,6 +54,7 @@ class Program:
     unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order
     options: dict = field(default_factory=dict)  # option -> its values, the default first
     seats: dict = field(default_factory=dict)  # an extra seat -> the player whose faction it plays
+    excludes: dict = field(default_factory=dict)  # a player -> the players it never sits at a table with
     score: object = None  # the manifest's score, f(rt, player) -> number, or None (reports, `because`)
 
     def chosen_options(self, given: dict | None) -> dict:

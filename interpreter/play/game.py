@@ -31,6 +31,10 @@ def seating(ruleset: Ruleset, players: list[str] | None) -> list[str]:
         raise ValueError(f"no player `{unknown[0]}` in {ruleset.name} (players: {', '.join(known)})")
     if len(set(players)) != len(players) or not players:
         raise ValueError("name each player once, at least one")
+    for player in players:
+        barred = [q for q in ruleset.program.excludes.get(player, ()) if q in players]
+        if barred:
+            raise ValueError(f"`{player}` cannot sit at a table with `{barred[0]}` ({ruleset.name}'s content excludes it)")
     for seat, faction in ruleset.program.seats.items():
         if seat in players and faction not in players:
             raise ValueError(f"`{seat}` is a second seat of `{faction}`'s faction: seat `{faction}` too")
