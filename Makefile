@@ -24,8 +24,8 @@ $(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib) a
 game: $(VENV)/core.done  ## one simulated game of Cernunos between two random bots, move by move
 	@$(BIN)/ludolex play cernunos --seed 1
 
-test: $(VENV)/test.done  ## the whole test suite: engine tests and every game's scenarios
-	@$(BIN)/python -m pytest
+test: $(VENV)/test.done  ## the whole test suite: engine tests and every game's scenarios, on every core (pytest-xdist)
+	@$(BIN)/python -m pytest -n auto
 
 clean:
 	rm -rf $(VENV)

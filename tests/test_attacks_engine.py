@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import processes
 import pytest
 
 from interpreter import Game
@@ -33,7 +34,7 @@ def _build_parser(environment: dict, shared_cache: bool) -> subprocess.Completed
             parser._private_cache = lambda: True
         parser.parser()
     """)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment)
+    return processes.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment)
 
 
 def test_a_planted_grammar_cache_in_the_shared_temp_folder_is_never_loaded(tmp_path):
@@ -62,7 +63,7 @@ def test_a_cache_folder_others_can_write_is_not_used(tmp_path):
     folder.chmod(0o777)
     code = "from interpreter.language import parser; print(parser._private_cache())"
     environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment)
+    done = processes.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment)
     assert done.stdout.strip() == "False", done.stderr
 RULES = """
 zone pool per player

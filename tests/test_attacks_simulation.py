@@ -3,6 +3,7 @@ database file or the arguments, nothing hangs, nothing ends in a traceback, no s
 
 Games that fail are made with small rulesets that validate clean (tmp_path); the signal tests run
 the real command in a subprocess."""
+import contextlib
 import json
 import os
 import signal
@@ -11,11 +12,12 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
+import processes
 import pytest
 from click.testing import CliRunner
+from processes import CEILING, started, wait_for
 
 from interpreter.simulation import results_db
 from interpreter.interfaces.cli import main
@@ -83,10 +85,10 @@ def run(*args):
     return result
 
 
-def run_script(script: str, *args, timeout: float = 60) -> str:
+def run_script(script: str, *args, timeout: float = CEILING) -> str:
     """A Python script in a subprocess (a hang fails the test instead of hanging it)."""
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    done = processes.run([sys.executable, "-c", textwrap.dedent(script), *map(str, args)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     return done.stdout
 
@@ -154,9 +156,9 @@ def test_a_limit_exceeded_is_recorded_as_a_game_stopped_by_the_limit(tmp_path, m
 def test_a_runaway_rule_is_stopped_by_the_engine_limit_and_recorded(tmp_path):
     rules = "zone supply per player\nvariable n = 0\nsetup:\n    while n >= 0:\n        set n = n + 1\n" + PLAY
     db = tmp_path / "r.sqlite"
-    done = subprocess.run(CLI + ["simulate", str(toy(tmp_path, rules)), "--games", "3", "--jobs", "2", "--db", str(db)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, LUDOLEX_STEPS_PER_DECISION="20000"))
+    done = processes.run(CLI + ["simulate", str(toy(tmp_path, rules)), "--games", "3", "--jobs", "2", "--db", str(db)],
+                         cwd=ROOT, capture_output=True, text=True,
+                         env=dict(os.environ, LUDOLEX_STEPS_PER_DECISION="20000"))
     assert done.returncode == 1 and "3 game(s): 0 finished, 3 stopped by a limit" in done.stdout, done.stdout + done.stderr
     assert "seed 0: limit: " in done.stdout and "toy.rules:4:5: " in done.stdout
     assert stored(db, "reason = 'limit' AND error LIKE '%STEPS_PER_DECISION%'") == 3
@@ -215,7 +217,7 @@ def test_a_worker_that_cannot_load_the_ruleset_answers_instead_of_dying(tmp_path
         (Path(sys.argv[1]) / "toy.rules").write_text("this is not a rule\\n")
         records = list(simulation.run_local(ruleset, range(4), simulation.Table(), 2))
         print(json.dumps(sorted([r["seed"], r["reason"], r["error"]] for r in records)))
-    """, toy(tmp_path, GOOD), timeout=120)
+    """, toy(tmp_path, GOOD))
     records = json.loads(output)
     assert [seed for seed, _, _ in records] == list(range(4))
     assert all(reason == "worker" and error.startswith("the worker could not load the ruleset: ")
@@ -236,41 +238,33 @@ def test_a_game_lost_with_its_worker_is_played_again_by_the_next_run(tmp_path):
 
 def test_kill_9_loses_no_game_already_seen_stored(tmp_path):
     db = tmp_path / "r.sqlite"
-    simulate = subprocess.Popen(SLOW_CLI + ["simulate", "cernunos", "--games", "100000", "--jobs", "1", "--db", str(db)],
-                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while stored_so_far(db) == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
+    with started(SLOW_CLI + ["simulate", "cernunos", "--games", "100000", "--jobs", "1", "--db", str(db)],
+                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as simulate:
+        wait_for(lambda: stored_so_far(db) > 0, "a game stored", simulate)
         counts = [stored(db)]  # games stored, read while the run goes on, until it has grown three times
-        while len(set(counts)) < 4 and time.monotonic() < deadline:
-            time.sleep(0.05)
-            counts.append(stored(db))
+        wait_for(lambda: counts.append(stored(db)) or len(set(counts)) >= 4, "the games stored grown three times",
+                 simulate)
         simulate.send_signal(signal.SIGKILL)
-        simulate.wait(10)
-    finally:
-        simulate.kill()
+        simulate.wait()
     # games are committed one by one as they end (not in a batch at the end), and never go back
     assert len(set(counts)) >= 4 and counts == sorted(counts), counts
     kept = stored(db)
     assert kept >= counts[-1]
     with sqlite3.connect(db) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    again = subprocess.run(CLI + ["simulate", "cernunos", "--games", str(kept + 5), "--jobs", "1", "--db", str(db)],
-                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    again = processes.run(CLI + ["simulate", "cernunos", "--games", str(kept + 5), "--jobs", "1", "--db", str(db)],
+                          cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 0 and f"{kept} game(s) already in" in again.stderr and "5 to play" in again.stderr
 
 
 def test_sigterm_keeps_the_finished_games_and_exits_non_zero(tmp_path):
     db = tmp_path / "r.sqlite"
-    simulate = subprocess.Popen(SLOW_CLI + ["simulate", "cernunos", "--games", "100000", "--jobs", "2", "--db", str(db)],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while stored_so_far(db) < 10 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    before = stored(db)
-    simulate.send_signal(signal.SIGTERM)
-    output, _ = simulate.communicate(timeout=60)
+    with started(SLOW_CLI + ["simulate", "cernunos", "--games", "100000", "--jobs", "2", "--db", str(db)],
+                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as simulate:
+        wait_for(lambda: stored_so_far(db) >= 10, "10 games stored", simulate)
+        before = stored(db)
+        simulate.send_signal(signal.SIGTERM)
+        output, _ = simulate.communicate(timeout=CEILING)
     assert simulate.returncode == 143, output
     assert "stopped: the finished games are kept" in output and "Traceback" not in output
     kept = stored(db)
@@ -291,10 +285,12 @@ def test_resuming_asks_the_database_once_for_the_seeds_done(tmp_path, monkeypatc
 def test_two_runs_on_one_database_both_finish(tmp_path):
     # Games of 0.1 s: a run that held its transaction open for many games made the other wait too long.
     db = tmp_path / "r.sqlite"
-    runs = [subprocess.Popen(SLOW_CLI + ["simulate", "cernunos", "--games", "120", "--seed", str(seed), "--jobs", "2", "--db", str(db)],
-                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             env=dict(os.environ, SLOW_GAME_SECONDS="0.1")) for seed in (0, 1000)]
-    errors = [r.communicate(timeout=120)[1] for r in runs]
+    with contextlib.ExitStack() as stack:
+        runs = [stack.enter_context(started(
+            SLOW_CLI + ["simulate", "cernunos", "--games", "120", "--seed", str(seed), "--jobs", "2", "--db", str(db)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, SLOW_GAME_SECONDS="0.1"))) for seed in (0, 1000)]
+        errors = [r.communicate(timeout=CEILING)[1] for r in runs]
     assert [r.returncode for r in runs] == [0, 0], errors
     assert stored(db) == 240
 
@@ -456,8 +452,8 @@ def test_a_bad_option_of_simulate_is_a_usage_error(tmp_path, options):
 
 
 def test_a_huge_number_of_games_is_refused_at_once(tmp_path):
-    done = subprocess.run(CLI + ["simulate", "cernunos", "--games", str(10**20), "--db", str(tmp_path / "r.sqlite")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    done = processes.run(CLI + ["simulate", "cernunos", "--games", str(10**20), "--db", str(tmp_path / "r.sqlite")],
+                         cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "--games" in done.stderr and "Traceback" not in done.stderr
 
 

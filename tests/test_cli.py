@@ -3,10 +3,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+import processes
 from click.testing import CliRunner
 
 from interpreter.engine.runtime import Result
@@ -84,8 +84,8 @@ def test_a_human_types_a_label(tmp_path):
 
 def test_play_piped_names_the_owner_of_each_piece_and_who_won():
     environment = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
-    played = subprocess.run([LUDOLEX, "play", "cernunos", "--seed", "1"], capture_output=True, text=True, check=False,
-                            env=environment, cwd=ROOT, timeout=120)
+    played = processes.run([LUDOLEX, "play", "cernunos", "--seed", "1"], capture_output=True, text=True, check=False,
+                           env=environment, cwd=ROOT)
     assert played.returncode == 0, played.stderr
     pieces = "tree|boar|deer|wolf|squirrel|fox|crow|fire"
     assert re.search(rf"purple ({pieces})\b", played.stdout) and re.search(rf"green ({pieces})\b", played.stdout)
@@ -119,29 +119,29 @@ WITHOUT_REPORT_EXTRA = [sys.executable, "-c", ("import sys  # as if the report e
 
 def test_without_the_report_extra_only_the_plots_are_missing(tmp_path):
     db = tmp_path / "r.sqlite"
-    done = subprocess.run(WITHOUT_REPORT_EXTRA + ["simulate", "cernunos", "--games", "3", "--jobs", "1", "--db", db],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = processes.run(WITHOUT_REPORT_EXTRA + ["simulate", "cernunos", "--games", "3", "--jobs", "1", "--db", db],
+                         capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "cernunos: 3 game(s): 3 finished" in done.stdout and "First-player advantage" in done.stdout
     assert "pip install" not in done.stderr
-    report = subprocess.run(WITHOUT_REPORT_EXTRA + ["report", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    report = processes.run(WITHOUT_REPORT_EXTRA + ["report", db], capture_output=True, text=True, cwd=ROOT)
     assert report.returncode == 0, report.stderr
     assert "Win rate [95% CI]" in report.stdout
-    plots = subprocess.run(WITHOUT_REPORT_EXTRA + ["report", db, "--plots", tmp_path / "plots"], capture_output=True,
-                           text=True, cwd=ROOT, timeout=120)
+    plots = processes.run(WITHOUT_REPORT_EXTRA + ["report", db, "--plots", tmp_path / "plots"], capture_output=True,
+                          text=True, cwd=ROOT)
     assert plots.returncode == 2 and "Traceback" not in plots.stderr
     assert "this command needs matplotlib, which comes with the `report` extra" in plots.stderr
     assert "pip install 'ludolex[report]'" in plots.stderr
-    compared = subprocess.run(WITHOUT_REPORT_EXTRA + ["compare", "cernunos", "cernunos", "--games", "3", "--jobs", "1",
-                                                      "--db", db], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    compared = processes.run(WITHOUT_REPORT_EXTRA + ["compare", "cernunos", "cernunos", "--games", "3", "--jobs", "1",
+                                                     "--db", db], capture_output=True, text=True, cwd=ROOT)
     assert compared.returncode == 0, compared.stderr
 
 
 def test_play_shows_a_human_their_own_hand_and_only_counts_of_the_others_and_of_the_deck():
     from interpreter import Game, load
 
-    played = subprocess.run([LUDOLEX, "play", "root", "--human", "marquise", "--seed", "1"], input="0\n" * 12,
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    played = processes.run([LUDOLEX, "play", "root", "--human", "marquise", "--seed", "1"], input="0\n" * 12,
+                           capture_output=True, text=True, cwd=ROOT)
     assert played.returncode == 130 and "game abandoned" in played.stdout  # the input ran out
     eyrie_hand = Game(load("root"), seed=1).state.zones["hand/eyrie"]
     hands = [line for line in played.stdout.splitlines() if line.lstrip().startswith("hand/")]
@@ -153,10 +153,9 @@ def test_play_shows_a_human_their_own_hand_and_only_counts_of_the_others_and_of_
 
 
 def test_watching_bots_shows_only_what_is_public_unless_all_is_asked():
-    public = subprocess.run([LUDOLEX, "play", "root", "--seed", "1"], capture_output=True, text=True, cwd=ROOT,
-                            timeout=300)
-    everything = subprocess.run([LUDOLEX, "play", "root", "--seed", "1", "--all"], capture_output=True, text=True,
-                                cwd=ROOT, timeout=300)
+    public = processes.run([LUDOLEX, "play", "root", "--seed", "1"], capture_output=True, text=True, cwd=ROOT)
+    everything = processes.run([LUDOLEX, "play", "root", "--seed", "1", "--all"], capture_output=True, text=True,
+                               cwd=ROOT)
     assert public.returncode == everything.returncode == 0
     first_hand = next(line for line in public.stdout.splitlines() if line.lstrip().startswith("hand/eyrie"))
     assert "hidden" in first_hand

@@ -10,9 +10,10 @@ variables) apply before the engine is imported.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -35,7 +36,7 @@ def test_every_game_and_both_servers_neither_crash_nor_hang_nor_leak(tmp_path):
     report_file, findings = tmp_path / "report.json", tmp_path / "findings"
     command = [sys.executable, str(ROOT / "tools" / "fuzz.py"), "--inputs", str(INPUTS), "--seed", "1", "--jobs", "2",
                "--timeout", "10", "--report", str(report_file), "--findings", str(findings), "--progress", "1000"]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    run = processes.run(command, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(report_file.read_text(encoding="utf-8"))
     totals = report["totals"]

@@ -16,6 +16,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import processes
 import pytest
 
 from interpreter.safety.files import Boundary, project_root
@@ -52,8 +53,8 @@ def ludolex(command: str, game: Path, home: Path) -> subprocess.CompletedProcess
     args = [a.format(game=game) for a in COMMANDS[command]]
     script = Path(sys.executable).parent / "ludolex"
     run = [str(script)] if script.exists() else [sys.executable, "-m", "interpreter"]
-    return subprocess.run(run + args, capture_output=True, text=True, timeout=120, cwd=ROOT, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "HOME": str(home), "LUDOLEX_TEST_SECRET": SECRET})
+    return processes.run(run + args, capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL,
+                         env={**os.environ, "HOME": str(home), "LUDOLEX_TEST_SECRET": SECRET})
 
 
 def assert_refused_unread(result: subprocess.CompletedProcess, link: str) -> None:

@@ -5,11 +5,11 @@ import io
 import os
 import re
 import sqlite3
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
+import processes
 import pytest
 from rich.console import Console
 from toy import toy_folder
@@ -242,8 +242,7 @@ def test_a_game_stored_before_format_4_gets_the_bots_of_its_run_seat_by_seat(tmp
 
 def ludolex(*args, cwd: Path):
     wide = dict(os.environ, COLUMNS="250")  # sentences on one line each
-    done = subprocess.run([str(LUDOLEX), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300,
-                          env=wide)
+    done = processes.run([str(LUDOLEX), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=wide)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     return done
 

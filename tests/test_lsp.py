@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
+from processes import kill_group, started
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.client import LanguageClient
 
@@ -55,7 +56,8 @@ class Editor:
     async def start(self) -> None:
         def bounded():
             resource.setrlimit(resource.RLIMIT_AS, (SERVER_MEMORY, SERVER_MEMORY))
-        await self.client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(self.root), preexec_fn=bounded)
+        await self.client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(self.root), preexec_fn=bounded,
+                                   start_new_session=True)  # a group of its own, killed in stop() if it lingers
         await self.client.initialize_async(lsp.InitializeParams(
             capabilities=lsp.ClientCapabilities(), root_uri=self.root.as_uri(),
             workspace_folders=[lsp.WorkspaceFolder(uri=self.root.as_uri(), name="game")]))
@@ -63,13 +65,19 @@ class Editor:
 
     async def stop(self) -> None:
         """Shut the server down; one that does not answer (blocked) is killed."""
+        server = self.client._server
         try:
-            await asyncio.wait_for(self.client.shutdown_async(None), WAIT)
-            self.client.exit(None)
-        except (asyncio.TimeoutError, RuntimeError):  # RuntimeError: it has exited already
-            if self.client._server.returncode is None:
-                self.client._server.kill()
-        await asyncio.wait_for(self.client.stop(), WAIT)
+            try:
+                await asyncio.wait_for(self.client.shutdown_async(None), WAIT)
+                self.client.exit(None)
+            except (asyncio.TimeoutError, RuntimeError):  # RuntimeError: it has exited already
+                if server.returncode is None:
+                    server.kill()
+            await asyncio.wait_for(self.client.stop(), WAIT)
+        finally:
+            if server.returncode is None:  # not waited for yet: its pid is still its group's
+                kill_group(server.pid)
+                await asyncio.wait_for(server.wait(), WAIT)
 
     async def raw_request(self, method: str, params) -> object:
         """A request as a careless or hostile client sends it: `params` as given, unchecked."""
@@ -366,35 +374,33 @@ def test_a_path_longer_than_any_file_s_names_no_file():
 def test_a_request_whose_id_is_neither_a_number_nor_a_text_gets_an_error_answer(project: Path):
     """Found by tools/fuzz.py: pygls failed on an id `[1]` (unhashable) and only logged it. Here the
     messages are written by hand, as a careless client would, over the server's real pipes."""
-    server = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp"], cwd=project, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    with started([sys.executable, "-m", "interpreter", "lsp"], cwd=project, stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as server:
+        def send(message: dict) -> None:
+            body = json.dumps(message).encode()
+            server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            server.stdin.flush()
 
-    def send(message: dict) -> None:
-        body = json.dumps(message).encode()
-        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        server.stdin.flush()
+        def answer() -> dict:
+            while True:  # skip the server's notifications and requests (they have a method)
+                length = int(server.stdout.readline().split(b":")[1])
+                while server.stdout.readline().strip():
+                    pass
+                message = json.loads(server.stdout.read(length))
+                if "method" not in message:
+                    return message
 
-    def answer() -> dict:
-        while True:  # skip the server's notifications and requests (they have a method)
-            length = int(server.stdout.readline().split(b":")[1])
-            while server.stdout.readline().strip():
-                pass
-            message = json.loads(server.stdout.read(length))
-            if "method" not in message:
-                return message
-
-    watchdog = threading.Timer(WAIT, server.kill)  # a server that never answers fails the test, never hangs it
-    watchdog.start()
-    try:
-        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": None}})
-        assert answer()["id"] == 1
-        send({"jsonrpc": "2.0", "id": [1], "method": "shutdown"})
-        refused = answer()
-        assert refused.get("id") is None and refused["error"]["code"] == -32600  # pygls leaves out a null id
-        send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-        assert answer() == {"jsonrpc": "2.0", "id": 2, "result": None}
-        send({"jsonrpc": "2.0", "method": "exit"})
-        assert server.wait(timeout=WAIT) == 0
-    finally:
-        watchdog.cancel()
-        server.kill()
+        watchdog = threading.Timer(WAIT, server.kill)  # a server that never answers fails the test, never hangs it
+        watchdog.start()
+        try:
+            send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": None}})
+            assert answer()["id"] == 1
+            send({"jsonrpc": "2.0", "id": [1], "method": "shutdown"})
+            refused = answer()
+            assert refused.get("id") is None and refused["error"]["code"] == -32600  # pygls leaves out a null id
+            send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+            assert answer() == {"jsonrpc": "2.0", "id": 2, "result": None}
+            send({"jsonrpc": "2.0", "method": "exit"})
+            assert server.wait(timeout=WAIT) == 0
+        finally:
+            watchdog.cancel()

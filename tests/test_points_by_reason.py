@@ -3,10 +3,10 @@ how the game's score changed over it (interpreter/engine/reasons.py); each simul
 points by reason, with `other` for the rest of the score; the report breaks them down by faction."""
 import re
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
+import processes
 import pytest
 from toy import toy_folder
 
@@ -170,8 +170,8 @@ def test_the_table_gives_each_reason_per_game_and_player_other_last_then_the_tot
 
 
 def ludolex(*args, cwd: Path):
-    done = subprocess.run([str(LUDOLEX), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300,
-                          env={"COLUMNS": "200", "PATH": ""})
+    done = processes.run([str(LUDOLEX), *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                         env={"COLUMNS": "200", "PATH": ""})
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     return done
 

@@ -2,10 +2,10 @@
 the ruleset. Heavy libraries stay out of the commands that do not use them (statistics are pure
 Python; networkx is imported where a board is built)."""
 import os
-import subprocess
 import sys
 from pathlib import Path
 
+import processes
 from click.testing import CliRunner
 
 from interpreter.interfaces.cli import main
@@ -18,8 +18,8 @@ HEAVY = {"numpy", "scipy", "matplotlib"}
 
 def imported_by(*args) -> set[str]:
     """Every module the real `ludolex ARGS...` imports, from Python's own import log (-X importtime)."""
-    done = subprocess.run([LUDOLEX, *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=300,
-                          env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    done = processes.run([LUDOLEX, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
     assert done.returncode == 0, done.stderr[-2000:]
     return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
 

@@ -33,11 +33,11 @@ def test_root_plays_on_another_map_without_a_change_to_its_rules(tmp_path):
     (tmp_path / ".git").mkdir()  # the project of the variant and its map
     (tmp_path / "variant" / "game.yaml").write_text(
         f"name: root_variant\ncontent: [{REPO / 'cards/root'}, {tmp_path / 'map.yaml'}]\n"
-        f"rules: [{REPO / 'rulesets/root'}]\nscore: points\n")
+        f"rules: [{REPO / 'rulesets/root'}]\nscore: points\ntable: [marquise, eyrie, alliance, vagabond]\n")
     variant = load_ruleset(tmp_path / "variant")
     game = Game(variant, seed=3)
     assert game.evaluate("select(c in clearings() where c.clearing_suit = \"mouse\" and c.corner)") == ["glade_c1"]
     records = [play_one(variant, seed, Table(check=True)) for seed in range(10)]
     assert all(r["error"] is None for r in records), [r["error"] for r in records]
-    # every faction of the content is seated; a game may also end with no single winner
+    # the four factions of its table are seated; a game may also end with no single winner
     assert all(r["winner"] is None or r["winner"] in r["players"] for r in records), [r["winner"] for r in records]

@@ -9,6 +9,7 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
+import processes
 import pytest
 from click.testing import CliRunner
 
@@ -100,8 +101,8 @@ def reader(folder: Path):
     if as_nobody:
         if not shutil.which("setpriv"):
             pytest.skip("running as root, who writes anywhere, and without setpriv to read as someone else")
-        probe = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", sys.executable,
-                                "-c", "import interpreter"], capture_output=True, cwd=REPO)
+        probe = processes.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", sys.executable,
+                               "-c", "import interpreter"], capture_output=True, cwd=REPO)
         if probe.returncode != 0:  # a checkout or a Python in a folder only root may enter (/root)
             pytest.skip("running as root, and nobody else may run this checkout's Python to read as someone else")
         os.chown(folder, NOBODY, NOBODY)  # nobody's own folder: chmod then stops nobody too
@@ -115,8 +116,8 @@ def reader(folder: Path):
         command = [sys.executable, "-m", "interpreter", *map(str, args)]
         if as_nobody:
             command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command]
-        return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        return processes.run(command, capture_output=True, text=True, cwd=REPO,
+                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     return ludolex
 
 

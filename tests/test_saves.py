@@ -1,6 +1,5 @@
 """An adventure saved as it goes and resumed: `ludolex play GAME --save FILE`, later `--load FILE`."""
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -8,8 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+import processes
 import pytest
 from click.testing import CliRunner
+from processes import CEILING, started, wait_for
 from toy import toy_folder
 
 from interpreter import load
@@ -265,15 +266,14 @@ def test_secret_answers_are_saved_once_the_group_is_complete(tmp_path):
 
 def test_sigterm_leaves_the_last_save(tmp_path):
     path = tmp_path / "game.json"
-    process = subprocess.Popen([LUDOLEX, "play", "cernunos", "--human", "green", "--save", path], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    process.stdin.write("0\n0\n")
-    process.stdin.flush()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (path.exists() and len(json.loads(path.read_text())["choices"]) >= 3):
-        time.sleep(0.05)
-    process.send_signal(signal.SIGTERM)
-    output, _ = process.communicate(timeout=60)
+    with started([LUDOLEX, "play", "cernunos", "--human", "green", "--save", path], stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as process:
+        process.stdin.write("0\n0\n")
+        process.stdin.flush()
+        wait_for(lambda: path.exists() and len(json.loads(path.read_text())["choices"]) >= 3, "3 choices saved",
+                 process)
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=CEILING)
     assert process.returncode == 143
     count = len(json.loads(path.read_text())["choices"])
     assert f"saved to {path} after {count} choice(s)" in output
@@ -281,23 +281,21 @@ def test_sigterm_leaves_the_last_save(tmp_path):
 
 def test_kill_9_at_any_moment_leaves_a_complete_save(tmp_path):
     path = tmp_path / "game.json"
-    for delay in (0.0, 0.15, 0.4):
-        process = subprocess.Popen([LUDOLEX, "play", "root", "--seed", "1", "--save", path], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, cwd=ROOT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not path.exists():
-            time.sleep(0.01)
-        time.sleep(delay)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=60)
+    for delay in (0.0, 0.15, 0.4):  # the moments of the kill, after the first save: any is a pass
+        with started([LUDOLEX, "play", "root", "--seed", "1", "--save", path], stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, cwd=ROOT) as process:
+            wait_for(path.exists, "the game saved", process)
+            time.sleep(delay)
+            process.send_signal(signal.SIGKILL)
+            process.wait()
         restored = restore(load("root"), read_save(path), path)  # whole: it reads and replays
         assert len(restored.game.log) == len(json.loads(path.read_text())["choices"]) > 0
         path.unlink()
 
 
 def test_check_saves_resumes_saves_in_fresh_processes():
-    done = subprocess.run([sys.executable, ROOT / "tools" / "check_saves.py", "--points", "3", "--jobs", "2"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = processes.run([sys.executable, ROOT / "tools" / "check_saves.py", "--points", "3", "--jobs", "2"],
+                         capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 saves loaded in fresh processes: 3 played on to the same end" in done.stdout
 

@@ -2,11 +2,12 @@
 typed at and read from, Ctrl-C included."""
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
+import processes
 import pytest
+from processes import CEILING, kill_group, sigint_acted_on
 from toy import chips_game
 
 from interpreter import Game, load
@@ -22,10 +23,13 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 class Terminal:
-    """A command run in a pseudo-terminal: what it wrote (colours taken out), read up to each text awaited."""
+    """A command run in a pseudo-terminal: what it wrote (colours taken out), read up to each text awaited.
+    Each wait is for a text written; CEILING only ends a test that would hang."""
 
     def __init__(self, *args: str, cwd: Path):
-        self.child = pexpect.spawn(str(LUDOLEX), list(args), cwd=str(cwd), encoding="utf-8", timeout=30,
+        # pexpect starts the command in a session of its own (the terminal's): its pid is its group's
+        sigint_acted_on()  # the Ctrl-C typed (sendintr) is a SIGINT: not ignored by the command
+        self.child = pexpect.spawn(str(LUDOLEX), list(args), cwd=str(cwd), encoding="utf-8", timeout=CEILING,
                                    dimensions=(60, 250))
         self.screen, self.read_to = "", 0
 
@@ -33,7 +37,7 @@ class Terminal:
         """Read until `text` is written (after what was awaited before); what came before it."""
         while text not in self.screen[self.read_to:]:
             try:
-                self.screen += ANSI.sub("", self.child.read_nonblocking(65536, timeout=30)).replace("\r", "")
+                self.screen += ANSI.sub("", self.child.read_nonblocking(65536, timeout=CEILING)).replace("\r", "")
             except (pexpect.EOF, pexpect.TIMEOUT) as stop:
                 raise AssertionError(f"{type(stop).__name__} before {text!r} was written; the program wrote:\n"
                                      f"{self.screen[-3000:]}") from None
@@ -47,8 +51,29 @@ class Terminal:
     def ended(self) -> int:
         self.child.expect(pexpect.EOF)
         self.screen += ANSI.sub("", self.child.before or "").replace("\r", "")
+        self.child.wait()  # its status once it has exited (close() alone, on a slow machine, may signal it first)
         self.child.close()
         return self.child.exitstatus
+
+    def kill(self) -> None:
+        """The command and all it started killed, if not ended and waited for yet; its terminal closed."""
+        if not self.child.terminated:  # not waited for: its pid is still its group's, never another's
+            kill_group(self.child.pid)
+        self.child.close(force=True)
+
+
+@pytest.fixture
+def terminal():
+    """Starts commands in terminals (`terminal(*args, cwd=...)`), each killed at the end of the test."""
+    started = []
+
+    def start(*args: str, cwd: Path) -> Terminal:
+        started.append(Terminal(*args, cwd=cwd))
+        return started[-1]
+
+    yield start
+    for term in started:
+        term.kill()
 
 
 def line_of(path: str, text: str) -> int:
@@ -56,8 +81,8 @@ def line_of(path: str, text: str) -> int:
     return next(number for number, line in enumerate(lines, 1) if text in line)
 
 
-def test_a_move_by_prefix_a_why_help_an_undo_a_save_and_ctrl_c_that_saves(tmp_path):
-    term = Terminal("play", "cernunos", "--human", "green", "--seed", "2", cwd=tmp_path)
+def test_a_move_by_prefix_a_why_help_an_undo_a_save_and_ctrl_c_that_saves(tmp_path, terminal):
+    term = terminal("play", "cernunos", "--human", "green", "--seed", "2", cwd=tmp_path)
     term.wait("green > ")
     term.type("tr")  # the start of twelve options
     term.wait("`tr` could be tree a1, tree b1, tree c1")
@@ -94,8 +119,8 @@ def test_a_move_by_prefix_a_why_help_an_undo_a_save_and_ctrl_c_that_saves(tmp_pa
     assert restored.journal.steps == [("green", "place", "fire b2")] and restored.game.decision.player == "green"
 
 
-def test_a_seat_in_root_never_shows_what_another_player_holds(tmp_path):
-    term = Terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
+def test_a_seat_in_root_never_shows_what_another_player_holds(tmp_path, terminal):
+    term = terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
     for _ in range(5):
         term.wait("marquise > ")
         term.type("0")
@@ -117,9 +142,9 @@ def test_a_seat_in_root_never_shows_what_another_player_holds(tmp_path):
     assert any("hand/eyrie" in line and "3 hidden" in line for line in hands)
 
 
-def test_why_about_a_card_in_another_hand_tells_nothing_about_it(tmp_path):
+def test_why_about_a_card_in_another_hand_tells_nothing_about_it(tmp_path, terminal):
     card = Game(load("root"), seed=1).state.zones["hand/eyrie"][0]
-    term = Terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
+    term = terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
     term.wait("marquise > ")
     term.type(f"why {card.id}")
     answer = term.wait("marquise > ")
@@ -130,8 +155,8 @@ def test_why_about_a_card_in_another_hand_tells_nothing_about_it(tmp_path):
 
 def test_a_game_without_a_board_shows_its_zones(tmp_path):
     game = chips_game(tmp_path)
-    played = subprocess.run([LUDOLEX, "play", game, "--human", "red", "--human", "blue"],
-                            input="red-chip-1\n0\npass\n", capture_output=True, text=True, timeout=120)
+    played = processes.run([LUDOLEX, "play", game, "--human", "red", "--human", "blue"],
+                           input="red-chip-1\n0\npass\n", capture_output=True, text=True)
     assert played.returncode == 0, played.stdout + played.stderr
     assert "red bet: red-chip-1" in played.stdout and "blue bet: blue-chip-1" in played.stdout
     assert re.search(r"pot +chip 2", played.stdout) and "result: blue wins" in played.stdout

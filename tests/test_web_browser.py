@@ -17,7 +17,9 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import processes
 import pytest
+from processes import CEILING, started
 from toy import chips_game
 
 from interpreter import Game, load
@@ -47,23 +49,25 @@ def browser():
 @contextmanager
 def serving(*args: str):
     """`ludolex serve ARGS` on a free port, while it runs: `said()` is the next line it prints."""
-    server = subprocess.Popen([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
+    with started([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE, text=True) as server:
+        lines = queue.Queue()
+        reader = threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True)
+        reader.start()
 
-    def said() -> str:
+        def said() -> str:
+            try:
+                return lines.get(timeout=CEILING)
+            except queue.Empty:
+                server.kill()
+                raise AssertionError("the server said nothing more: " + server.stderr.read()) from None
+
         try:
-            return lines.get(timeout=60)
-        except queue.Empty:
-            server.kill()
-            raise AssertionError("the server said nothing more: " + server.stderr.read()) from None
-
-    try:
-        yield said
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+            yield said
+        finally:
+            server.terminate()
+            server.wait(timeout=CEILING)
+            reader.join(CEILING)  # to the end of what it wrote, before its pipe is closed
 
 
 def link(line: str) -> str:
@@ -198,8 +202,8 @@ def test_why_not_for_a_refused_click(browser):
 
 def test_root_replay_stepped_back_and_forth(browser, tmp_path):
     database = tmp_path / "games.db"
-    simulated = subprocess.run([str(LUDOLEX), "simulate", "root", "--games", "1", "--max-turns", "4", "--jobs", "1",
-                                "--db", str(database)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    simulated = processes.run([str(LUDOLEX), "simulate", "root", "--games", "1", "--max-turns", "4", "--jobs", "1",
+                               "--db", str(database)], cwd=ROOT, capture_output=True, text=True)
     assert simulated.returncode == 0, simulated.stdout + simulated.stderr
     with served(str(database), "--seed", "0") as url, page_of(browser, url) as page:
         steps = int(page.get_attribute("#step", "max"))
@@ -393,8 +397,8 @@ def test_a_game_without_a_board_is_played_from_its_zones(browser, tmp_path):
 
 def test_a_save_is_replayed_in_the_page(tmp_path):
     save = tmp_path / "game.json"
-    played = subprocess.run([str(LUDOLEX), "play", "cernunos", "--seed", "6", "--save", str(save)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    played = processes.run([str(LUDOLEX), "play", "cernunos", "--seed", "6", "--save", str(save)], cwd=ROOT,
+                           capture_output=True, text=True)
     assert played.returncode == 0, played.stderr
     choices = json.loads(save.read_text())["choices"]
     with served(str(save)) as url:
@@ -409,10 +413,10 @@ def test_a_save_is_replayed_in_the_page(tmp_path):
 def test_what_cannot_be_served_is_said_in_one_line(tmp_path):
     (tmp_path / "notes.json").write_text("{not json")
     database = tmp_path / "games.db"
-    subprocess.run([str(LUDOLEX), "simulate", "cernunos", "--games", "1", "--jobs", "1", "--db", str(database)],
-                   cwd=ROOT, capture_output=True, timeout=120, check=True)
+    processes.run([str(LUDOLEX), "simulate", "cernunos", "--games", "1", "--jobs", "1", "--db", str(database)],
+                  cwd=ROOT, capture_output=True, check=True)
     for args, said in [(["no_such_game"], "no_such_game"), ([str(tmp_path / "notes.json")], "not a saved game"),
                        ([str(database)], "give --seed S"), (["cernunos", "--human", "blue"], "the players are")]:
-        served_ = subprocess.run([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, capture_output=True,
-                                 text=True, timeout=60)
+        served_ = processes.run([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, capture_output=True,
+                                text=True)
         assert served_.returncode == 2 and said in served_.stderr and "Traceback" not in served_.stderr, served_.stderr
