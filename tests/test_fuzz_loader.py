@@ -9,8 +9,8 @@ property:
   * the loader returns diagnostics or raises LudolexError, or succeeds: never another exception;
   * every diagnostic has a code of interpreter/diagnostics/codes.py, with that code's severity, and a
     position (file, line >= 1, column >= 1) unless its code is LX001 or LX320; it renders;
-  * each call of the loader finishes within LIMIT seconds (a hard timer; Hypothesis' deadline
-    bounds the whole example).
+  * no call of the loader hangs: a hard timer stops one after LIMIT seconds, a ceiling so far above
+    a validation's time (well under a second) that only a hang reaches it, never a measure of speed.
 
 A separate property checks that no YAML tag ever builds a Python object or runs code.
 
@@ -37,7 +37,6 @@ import traceback
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
@@ -57,7 +56,7 @@ from interpreter.scenarios.files import load_scenarios
 from interpreter.validation.validate import validate_ruleset
 from interpreter.content.yaml_source import read_yaml, read_yaml_fast
 
-LIMIT = 5.0  # seconds: the most one validation may take
+LIMIT = 60.0  # seconds: a ceiling that only a hang reaches
 SCALE = float(os.environ.get("LUDOLEX_FUZZ_SCALE", "1"))  # more examples, locally: LUDOLEX_FUZZ_SCALE=10
 RANDOM = bool(os.environ.get("LUDOLEX_FUZZ_RANDOM"))  # a new random seed each run (exploration, not CI)
 NO_POSITION_ALLOWED = {"LX001", "LX320"}
@@ -69,10 +68,8 @@ KNOWN: Counter = Counter()  # inputs that hit a known (xfailed) defect, by repro
 def fuzz_settings(examples: int) -> settings:
     return settings(
         max_examples=max(1, int(examples * SCALE)),
-        # The timer bounds each call of the loader by LIMIT; the deadline bounds a whole example
-        # (a copy of the ruleset and up to two entry points) and catches what the timer cannot
-        # interrupt (a long computation in C).
-        deadline=timedelta(seconds=2 * LIMIT),
+        # The timer stops a call of the loader that hangs; no deadline measures an example's speed.
+        deadline=None,
         derandomize=not RANDOM,
         database=None,
         print_blob=False,
