@@ -14,6 +14,10 @@ from toy import toy_folder
 from interpreter import Game, LudolexError, load
 from interpreter.agents.rule_of_thumb import Policy
 from interpreter.interfaces.cli import main
+from interpreter.language.declarations import WithFactionDecl
+from interpreter.language.expressions import Attribute, Name
+from interpreter.language.modules import nodes
+from interpreter.language.parser import parse_recovering
 from interpreter.validation.validate import validate_ruleset
 
 SHARED = """\
@@ -168,3 +172,20 @@ def test_a_faction_s_content_may_exclude_another_from_its_table(tmp_path):
     with pytest.raises(ValueError, match="`red` cannot sit at a table with `blue`|`blue` cannot sit at a table with `red`"):
         Game(ruleset, players=["red", "blue"])
     assert Game(ruleset, players=["blue"]).players == ["blue"]
+
+
+def test_no_root_faction_file_names_another_faction_s_own_names_outside_a_with_faction_block():
+    """The core names no faction; a faction's file reaches another faction's zones, functions and
+    procedures (`alliance.pay_outrage`) only inside `with faction alliance:`."""
+    core = (ROOT / "core.rules").read_text()
+    assert not [f for f in FACTIONS if re.search(rf"\b{f}\b", core, re.IGNORECASE)]
+    for faction in FACTIONS:
+        declarations, _, _ = parse_recovering((ROOT / f"{faction}.rules").read_text(), f"{faction}.rules")
+        for decl in declarations:
+            allowed = {faction, decl.faction} if isinstance(decl, WithFactionDecl) else {faction}
+            for node in nodes(decl):
+                name = getattr(node, "name", None)
+                if isinstance(node, Attribute) and isinstance(node.subject, Name):  # `alliance.supporters`
+                    name = f"{node.subject.name}.{node.name}"
+                prefix = name.partition(".")[0] if isinstance(name, str) and "." in name else None
+                assert prefix not in set(FACTIONS) - allowed, f"{faction}.rules line {decl.pos.line} names `{name}`"
