@@ -104,6 +104,17 @@ class Runtime:
         self.replaying = None  # a copy replaying recorded answers, which each `choose` takes (play/replaying.py)
         self.taken: list = []  # the option each `choose` took, in order, or NO_OPTION where it had none (ibid.)
         self.points_by_reason = PointsByReason()  # what `because` records (engine.reasons)
+        self.seated_rules: dict = {}  # procedure -> its `instead of` rules that this game's table has (Program)
+        self.seated_triggers: dict = {}  # event -> its `when` rules that this game's table has
+
+    def triggers(self, event: tuple) -> list:
+        """The `when` rules of an event that this game has: those of a faction's file only if its
+        player is seated (the program's `needs` of each)."""
+        found = self.seated_triggers.get(event)
+        if found is None:
+            found = self.seated_triggers[event] = [t for t in self.program.triggers.get(event, ())
+                                                   if all(p in self.players for p in getattr(t, "needs", ()))]
+        return found
 
     def too_many_steps(self, position: Position | None) -> LimitExceeded:
         """The error for a rule that went past the step budget (raised by the loops and calls that count steps)."""

@@ -258,7 +258,7 @@ def _run_handlers(key: tuple, values: str, pos: Position, out: Writer, deciding:
     """Every `when` rule of event `key`, with the list `values`; where no decision is expected
     (not `deciding`), a handler that decides is the error `error`."""
     handler = out.temp()
-    out.line(f"for {handler} in rt.program.triggers.get({out.constant(key, 'event')}, ()):", pos)
+    out.line(f"for {handler} in rt.triggers({out.constant(key, 'event')}):", pos)
     if deciding:
         out.line(f"    yield from {handler}(rt, l_you, {values})", pos)
     else:

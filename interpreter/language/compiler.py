@@ -93,7 +93,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             elif isinstance(decl, d.ProcedureDecl):
                 program.procedures[decl.name] = _procedure(decl, replacements.get(decl.name), scope, deciding)
             elif isinstance(decl, d.WhenDecl):
-                program.triggers.setdefault(decl.event, []).append(_trigger(decl, scope, deciding))
+                trigger = _trigger(decl, scope, deciding)
+                trigger.needs = decl.needs  # Runtime.triggers leaves it out of a game without these players
+                program.triggers.setdefault(decl.event, []).append(trigger)
             elif isinstance(decl, d.AnytimeDecl):
                 if decl.seat is None and any(name == decl.name for name, _, _ in program.anytime_actions):
                     scope.error("LX301", f"`anytime {decl.name}` is declared twice", decl.pos)
@@ -176,17 +178,20 @@ def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, d
     With the generated backend, where no `instead of` rule replaces it and Python can compile it, it
     is the body itself, taking its parameters."""
     wanted, inner, codegen = deciding.procedures[decl.name], scope.with_locals(*decl.params), scope.codegen
-    procedure = None
-    if codegen.compile_procedure is not None and not replacements:
-        procedure = codegen.compile_procedure(decl.body, inner, deciding, decl.params, wanted, decl.pos)
+    fast = None
+    if codegen.compile_procedure is not None:
+        fast = codegen.compile_procedure(decl.body, inner, deciding, decl.params, wanted, decl.pos)
+    procedure = None if replacements else fast
     if procedure is None:
         body, generator = decl.body.compile(inner, deciding, catch_return=True)
         body = run_body(body, generator) if wanted else body
+        plain = fast or make_procedure(decl.params, body, decl.pos)
         if replacements:
             rules = [_replacement(rule, scope, deciding, wanted) for rule in replacements]
-            procedure = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos)
+            needs = [rule.needs for rule in replacements]
+            procedure = make_replaced(decl.name, decl.params, body, rules, wanted, decl.pos, plain, needs)
         else:
-            procedure = make_procedure(decl.params, body, decl.pos)
+            procedure = plain
     codegen.namespace[block_code.procedure_name(decl.name)] = procedure
     return procedure
 

@@ -117,6 +117,7 @@ class WhenDecl:
     condition: Expr | None
     body: Block
     label: str | None = None  # `as NAME`: how a player ordering several handlers sees this one
+    needs: tuple = ()  # the players a game must seat for the rule to exist in it (its faction's, see modules)
 
 
 @dataclass
@@ -150,6 +151,7 @@ class InsteadDecl:
     condition: Expr | None
     label: str | None
     body: Block
+    needs: tuple = ()  # the players a game must seat for the rule to exist in it (its faction's, see modules)
 
 
 @dataclass

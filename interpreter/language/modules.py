@@ -111,6 +111,8 @@ def _only_when_seated(decl, player: str) -> None:
     and `override` rules) applies only in a game that seats its player: `player in players` is added to
     the rule's condition. Its zones, pieces and names stay, for the other files to read."""
     seated = e.Binary(decl.pos, "in", e.Name(decl.pos, player), e.Name(decl.pos, "players"))
+    if isinstance(decl, (d.InsteadDecl, d.WhenDecl)):
+        decl.needs = (*decl.needs, player)  # a game without the player leaves the rule out altogether
     if isinstance(decl, (d.WhenDecl, d.InsteadDecl, d.AnytimeDecl, d.OverrideDecl)):
         decl.condition = seated if decl.condition is None else e.Binary(decl.pos, "and", seated, decl.condition)
     elif isinstance(decl, d.ModifyDecl):

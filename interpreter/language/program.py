@@ -135,13 +135,21 @@ def env_of(names, values, you) -> dict:
     return env
 
 
-def make_replaced(name, params, base, rules, generator, position):
+def make_replaced(name, params, base, rules, generator, position, plain, needs):
     """Procedure `name` with its `instead of` rules, each (params, condition, body, label). Called,
     the rules whose condition holds run in place of `base`; of several, the player acting chooses
     which first (1.1.3 of Root: the affected player orders simultaneous effects), and `proceed`
-    goes on down the chain: the rules left, then `base`."""
+    goes on down the chain: the rules left, then `base`. `needs`: for each rule, the players a game
+    must seat for it to exist there (a faction's); in a game with none of the rules, the procedure
+    is `plain`, its body alone (the generated backend's, without the chain's cost)."""
 
-    def applicable(rt, args, you):
+    def seated_rules(rt):
+        found = rt.seated_rules.get(name)
+        if found is None:
+            found = rt.seated_rules[name] = [r for r, need in zip(rules, needs) if all(p in rt.players for p in need)]
+        return found
+
+    def applicable(rt, args, you, rules):
         found = []
         for rule in rules:
             rule_params, condition, _, _ = rule
@@ -170,10 +178,13 @@ def make_replaced(name, params, base, rules, generator, position):
         return left[0][2](rt, env)
 
     def procedure(rt, you, *args):
+        active = seated_rules(rt)
+        if not active:
+            return plain(rt, you, *args)
         rt.steps += 1
         if rt.steps > rt.step_limit:
             raise rt.too_many_steps(position)
-        return (chain if generator else run)(rt, applicable(rt, args, you), args, you)
+        return (chain if generator else run)(rt, applicable(rt, args, you, active), args, you)
 
     return procedure
 

@@ -318,7 +318,7 @@ class Move(Stmt):
         if self.decides(deciding):
             def move_announced(rt, env):
                 values = move(rt, env)
-                for trigger in rt.program.triggers.get(MOVED, ()) if values else ():
+                for trigger in rt.triggers(MOVED) if values else ():
                     yield from trigger(rt, env["you"], values)
                 if values and rt.pause_at == MOVED:
                     raise Pause()
@@ -326,7 +326,7 @@ class Move(Stmt):
 
         def move_announced_plain(rt, env):
             values = move(rt, env)
-            for trigger in rt.program.triggers.get(MOVED, ()) if values else ():
+            for trigger in rt.triggers(MOVED) if values else ():
                 for _ in trigger(rt, env["you"], values):
                     raise RuleRuntimeError(self.pos, "a `when moved` rule asked for a decision where none was expected")
             if values and rt.pause_at == MOVED:
@@ -480,7 +480,7 @@ def _event_runner(key, args, generator, ordered_by=None):
     if ordered_by is not None:
         def emit_ordered(rt, env):  # `emit ... ordered by P`: P orders the handlers whose conditions hold
             values, you, chooser = [a(rt, env) for a in args], env["you"], ordered_by(rt, env)
-            waiting = [t for t in rt.program.triggers.get(key, ()) if t.applies(rt, you, values)]
+            waiting = [t for t in rt.triggers(key) if t.applies(rt, you, values)]
             while waiting:
                 index = 0
                 if len(waiting) > 1 and chooser is not None:
@@ -492,14 +492,14 @@ def _event_runner(key, args, generator, ordered_by=None):
 
     def emit(rt, env):
         values = [a(rt, env) for a in args]
-        for trigger in rt.program.triggers.get(key, ()):
+        for trigger in rt.triggers(key):
             yield from trigger(rt, env["you"], values)
         if rt.pause_at == key:
             raise Pause()
 
     def emit_plain(rt, env):
         values = [a(rt, env) for a in args]
-        for trigger in rt.program.triggers.get(key, ()):
+        for trigger in rt.triggers(key):
             for _ in trigger(rt, env["you"], values):
                 raise RuleRuntimeError(None, "an event handler asked for a decision where none was expected")
         if rt.pause_at == key:
