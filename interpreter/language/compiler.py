@@ -175,8 +175,9 @@ def _shown(decl: d.ShownDecl, program: Program, symbols: Symbols, scope: Scope) 
 
 def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, deciding: Deciding):
     """`procedure(rt, you, *arguments)`, which generated code calls as `proc_NAME` (block_code.procedure_name).
-    With the generated backend, where no `instead of` rule replaces it and Python can compile it, it
-    is the body itself, taking its parameters."""
+    With the generated backend, where Python can compile it, it is the body itself, taking its
+    parameters; with `instead of` rules, the body is still what a game runs that seats none of their
+    factions (program.make_replaced)."""
     wanted, inner, codegen = deciding.procedures[decl.name], scope.with_locals(*decl.params), scope.codegen
     fast = None
     if codegen.compile_procedure is not None:
