@@ -168,3 +168,14 @@ def test_play_without_a_seed_deals_a_new_game_and_prints_the_seed_that_plays_it_
     seeds = [re.search(r"^Cernunos, seed (\d+)$", played.output, re.MULTILINE).group(1) for played in (first, second)]
     assert seeds[0] != seeds[1]
     assert run("play", "cernunos", "--seed", seeds[0]).output == first.output
+
+
+def test_play_seats_the_players_named_and_refuses_a_human_who_is_not_at_the_table():
+    # a designer plays the table they simulate: here two of Root's expansion factions, not the default four
+    watched = run("play", "root", "--players", "eyrie,riverfolk", "--seed", 3, "--bots", "rule_of_thumb")
+    assert watched.exit_code == 0, watched.output
+    assert re.search(r"result: (eyrie|riverfolk) wins", watched.output)
+    assert "marquise" not in watched.output.split("result:")[-1]
+    refused = run("play", "root", "--players", "eyrie,riverfolk", "--human", "marquise")
+    assert refused.exit_code == 2 and "the players at the table are eyrie, riverfolk" in refused.output
+    assert run("play", "root", "--players", "marquise,clockwork").exit_code == 2  # CM-1: never at one table

@@ -206,8 +206,11 @@ def schema(output: Path) -> None:
 @click.option("--bots", default="random", show_default=True,
               help="Bot of each seat, comma-separated (one name: all seats), as for simulate (e.g. search:400); "
                    "--human overrides it for a seat.")
+@click.option("--players", "--factions", "players", default=None,
+              help="Who sits at the table, comma-separated, in seating order (or how many: the first N), as for "
+                   "simulate [default: the game's table]. Not with --load.")
 def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None, load: Path | None, show_all: bool,
-         options: tuple[str, ...], bots: str) -> None:
+         options: tuple[str, ...], bots: str, players: str | None) -> None:
     """Play GAME in the terminal; with no --human, watch bots play.
 
     Each human sees only what their seat may see (with several, the one about to decide); watching
@@ -229,7 +232,8 @@ def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None
     option, a file that is not a save of GAME); 130 abandoned (Ctrl-C, end of input), 143 SIGTERM.
     """
     ruleset = _load(game)
-    _check_humans(humans, ruleset)
+    seated = _players(players, ruleset)
+    _check_humans(humans, ruleset, seated)
     names = _bots(bots, ruleset)
     target = save or load  # where the game is saved as it goes
     if target is not None and not target.parent.is_dir():
@@ -238,7 +242,7 @@ def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None
     note = None
     if load is not None:
         context = click.get_current_context()
-        for name, flag in (("seed", "--seed"), ("options", "--option")):
+        for name, flag in (("seed", "--seed"), ("options", "--option"), ("players", "--players")):
             if context.get_parameter_source(name) is not ParameterSource.DEFAULT:
                 raise click.UsageError(f"{flag} with --load: the saved game keeps its own seed and options; drop {flag}")
         try:
@@ -249,7 +253,7 @@ def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None
         current, seed = journal.game, journal.game.seed
     else:
         seed = _random_seed() if seed is None else seed
-        current = Game(ruleset, seed=seed, options=_options(options, ruleset))
+        current = Game(ruleset, seed=seed, players=list(seated) if seated else None, options=_options(options, ruleset))
         journal = Journal(current, ruleset.content_hash())
 
     make_bots = _seat_bots(names, ruleset, seed, humans)
@@ -282,21 +286,21 @@ def _random_seed() -> int:
     return secrets.randbelow(SEEDS.max + 1)
 
 
-def _check_humans(humans: tuple[str, ...], ruleset) -> None:
-    players = ruleset.program.players
+def _check_humans(humans: tuple[str, ...], ruleset, players: tuple[str, ...] | None = None) -> None:
+    """Each --human is a player at the table: `players` (--players), else the game's default table."""
+    seated = players or ruleset.program.table
     for human in humans:
-        if human not in players:
-            raise click.UsageError(f"--human {human}: the players are {', '.join(players)}")
+        if human not in seated:
+            raise click.UsageError(f"--human {human}: the players at the table are {', '.join(seated)}")
 
 
 def _seat_bots(names: list[str], ruleset, seed: int, humans: tuple[str, ...]):
     """`make_bots(game)`: the bots of the seats nobody takes, for a game (made again when a move is
     taken back: a bot may keep the game it plays), seeded from `seed`."""
-    players = ruleset.program.players
 
-    def make_bots(playing: Game) -> dict:
+    def make_bots(playing: Game) -> dict:  # one per seat, in the table's order
         return {p: make_agent(names[i % len(names)], ruleset, playing, seed * 1000 + i)
-                for i, p in enumerate(players) if p not in humans}
+                for i, p in enumerate(playing.players) if p not in humans}
 
     return make_bots
 
@@ -763,8 +767,11 @@ def replay(file: Path, step: bool, seed: int | None, game: str | None, options: 
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
 @click.option("--run", "run_name", default=None, metavar="NAME", help="With a results database: the run (`ludolex runs DB`).")
+@click.option("--players", "--factions", "players", default=None,
+              help="Who sits at the table, comma-separated, in seating order (or how many: the first N), as for "
+                   "simulate [default: the game's table]. Only for a new game.")
 def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, options: tuple[str, ...], debug: bool,
-          game: str | None, host: str, port: int, open_browser: bool, run_name: str | None) -> None:
+          game: str | None, host: str, port: int, open_browser: bool, run_name: str | None, players: str | None) -> None:
     """Play or watch a game in a web page: SOURCE is a game (play it against bots), a saved game
     (`play --save`) or a results database with --seed S (replay it, forward and back).
 
@@ -800,9 +807,11 @@ def serve(source: str, humans: tuple[str, ...], bots: str, seed: int | None, opt
             raise click.ClickException(f"the rules stopped on an error before the first choice: {error}") from None
     else:
         ruleset = _load(source)
-        _check_humans(humans, ruleset)
-        humans, seed = humans or tuple(ruleset.program.players[:1]), _random_seed() if seed is None else seed
-        current = Game(ruleset, seed=seed, options=_options(options, ruleset))
+        seated = _players(players, ruleset)
+        _check_humans(humans, ruleset, seated)
+        table_players = list(seated or ruleset.program.table)
+        humans, seed = humans or tuple(table_players[:1]), _random_seed() if seed is None else seed
+        current = Game(ruleset, seed=seed, players=table_players, options=_options(options, ruleset))
         make_bots = _seat_bots(_bots(bots, ruleset), ruleset, seed, humans)
         table = Played(Journal(current, ruleset.content_hash()), humans, make_bots, debug)
 
