@@ -416,7 +416,7 @@ def test_what_cannot_be_served_is_said_in_one_line(tmp_path):
     processes.run([str(LUDOLEX), "simulate", "cernunos", "--games", "1", "--jobs", "1", "--db", str(database)],
                   cwd=ROOT, capture_output=True, check=True)
     for args, said in [(["no_such_game"], "no_such_game"), ([str(tmp_path / "notes.json")], "not a saved game"),
-                       ([str(database)], "give --seed S"), (["cernunos", "--human", "blue"], "the players are")]:
+                       ([str(database)], "give --seed S"), (["cernunos", "--human", "blue"], "the players at the table are")]:
         served_ = processes.run([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, capture_output=True,
                                 text=True)
         assert served_.returncode == 2 and said in served_.stderr and "Traceback" not in served_.stderr, served_.stderr
