@@ -56,7 +56,7 @@ def _first_at(content: Content, player: str) -> str:
 
 
 def _add_owned(content: Content, diagnostics: list[Diagnostic]) -> None:
-    """A file's `own: {warrior: 15}`: each of its players has 15 of the kind another file declares for
+    """A file's `own: {stone: 4}`: each of its players has 4 of the kind another file declares for
     several players (`per_player: {...}`), as if that file had named them."""
     for kind, number, players, where in content.owned:
         spec = content.pieces.get(kind)

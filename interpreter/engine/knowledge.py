@@ -4,7 +4,7 @@ A player sees the board, public zones, their own private zones and the zones rev
 this turn. In a zone they see, a component face up is known to everybody; face down, it is
 known to its owner (unless its kind says `known: nobody`) and to the players it was revealed
 to. Everyone else sees only its back. `None` stands for a spectator, who sees only what is public.
-One player's copy of a per-player zone may be seen otherwise than its zone (`public hand(riverfolk)`).
+One player's copy of a per-player zone may be seen otherwise than its zone (`public hand(blue)`).
 """
 from __future__ import annotations
 

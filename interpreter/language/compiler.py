@@ -159,7 +159,7 @@ def _changes(declarations: list, kind: type, names: dict, keyword: str, what: st
 
 
 def _shown(decl: d.ShownDecl, program: Program, symbols: Symbols, scope: Scope) -> None:
-    """`public hand(riverfolk)`: that player's copy of a per-player zone is seen as it says."""
+    """`public hand(blue)`: that player's copy of a per-player zone is seen as it says."""
     if not symbols.zones.get(decl.name):
         what = "a zone of each player (`per player`)" if decl.name in symbols.zones else "a zone"
         scope.error("LX302", f"`{decl.visibility} {decl.name}({decl.player})`: `{decl.name}` is not {what}", decl.pos,

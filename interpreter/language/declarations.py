@@ -57,7 +57,7 @@ class ZoneDecl:
 
 @dataclass
 class ShownDecl:
-    """`public hand(riverfolk)`: one player's copy of a per-player zone, seen otherwise than the zone says."""
+    """`public hand(blue)`: one player's copy of a per-player zone, seen otherwise than the zone says."""
 
     pos: Position
     name: str  # the zone

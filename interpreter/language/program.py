@@ -149,9 +149,9 @@ def make_replaced(name, params, base, rules, generator, position, plain, needs):
             found = rt.seated_rules[name] = [r for r, need in zip(rules, needs) if all(p in rt.players for p in need)]
         return found
 
-    def applicable(rt, args, you, rules):
+    def applicable(rt, args, you, active):
         found = []
-        for rule in rules:
+        for rule in active:
             rule_params, condition, _, _ = rule
             if condition is None or condition(rt, env_of(rule_params, args, you)):
                 found.append(rule)
