@@ -131,8 +131,9 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     check_calls(declarations + [body for _, body in abilities], symbols, diagnostics)
     if symbols.score in program.functions:
         program.score = program.function_from_outside(symbols.score)
+    hooks = set(modifiers) | set(overrides) | set(replacements)  # what a rule changes is meant to be there
     for decl in declarations:
-        if isinstance(decl, (d.FunctionDecl, d.ProcedureDecl)) and decl.name not in symbols.used:
+        if isinstance(decl, (d.FunctionDecl, d.ProcedureDecl)) and decl.name not in symbols.used | hooks:
             what = "function" if isinstance(decl, d.FunctionDecl) else "procedure"
             scope.warn("LX325", f"{what} `{decl.name}` is never used", decl.pos)
     if program.play is None:
