@@ -1,4 +1,5 @@
-"""Events on every move (`when moved`), and simultaneous handlers ordered by a player (`emit ... ordered by`)."""
+"""Events on every move (`when moved`), simultaneous handlers ordered by a player (`emit ... ordered by`)
+and by their `precedence`."""
 import textwrap
 from pathlib import Path
 
@@ -80,6 +81,31 @@ def test_one_handler_whose_condition_holds_needs_no_ordering(tmp_path):
         """)
     game.choose("b1")
     assert game.finished and game.evaluate("log") == ["tally"]
+
+
+def test_a_higher_precedence_runs_first_whatever_the_file_order(tmp_path):
+    folder = toy_folder(tmp_path, CONTENT, flow=FLOW, listeners=SCORED, zz_late="""
+        when scored(p) as first_of_all precedence 2:
+            set log = log + ["first"]
+        when scored(p) as last_of_all precedence -1:
+            set log = log + ["last"]
+        """)
+    game = Game(load(folder))
+    game.choose("a1")  # one handler per precedence: nobody is asked to order them
+    assert game.finished and game.evaluate("log") == ["first", "tally", "last"]
+
+
+def test_the_player_ordering_an_event_chooses_among_the_highest_precedence_only(tmp_path):
+    game = game_of(tmp_path, """
+        when scored(p) as bonus:
+            set log = log + ["bonus"]
+        when scored(p) as cleanup precedence -1:
+            set log = log + ["cleanup"]
+        """)
+    game.choose("a1")
+    assert game.decision.labels() == ["tally", "bonus"]
+    game.choose("bonus")
+    assert game.finished and game.evaluate("log") == ["bonus", "tally", "cleanup"]
 
 
 def test_moved_takes_three_values(tmp_path):

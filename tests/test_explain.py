@@ -116,6 +116,8 @@ def build(tmp_path: Path, entry: dict, example: str) -> Path:
         write(game / "toy.rules", toy, as_example=False)
     if rules:
         write(game / "example.rules", rules)
+    if "more_rules" in files:
+        write(game / "other.rules", files["more_rules"])
     content = files.get("content", "")
     if toy := "" if kind == "whole" and content else toy_content(content_keys(content)):
         write(cards / "toy.yaml", toy, as_example=False)

@@ -81,6 +81,31 @@ def test_an_override_gives_another_value_where_its_condition_holds_the_first_dec
     assert game.result.winner == "blue"
 
 
+def overrides_in_two_files(tmp_path: Path, first: str, second: str) -> Game:
+    return Game(load(toy_folder(tmp_path, CONTENT, core=CORE, faction=first, other_faction=second)))
+
+
+def test_overrides_of_two_files_that_may_both_hold_must_say_which_wins(tmp_path):
+    with pytest.raises(LudolexError) as error:
+        overrides_in_two_files(tmp_path, "override bonus(p) = 5 if p = blue\n",
+                               "override bonus(p) = 9 if p != red\n")
+    [found] = error.value.diagnostics
+    assert (found.code, Path(found.position.file).name, found.position.line) == ("LX339", "other_faction.rules", 1)
+    assert "faction.rules, line 1" in found.message and "precedence" in found.hint
+
+
+def test_the_higher_precedence_wins_across_files_whatever_their_order(tmp_path):
+    game = overrides_in_two_files(tmp_path, "override bonus(p) = 5 if p = blue\n",
+                                  "override bonus(p) = 9 if p != red precedence 1\n")
+    assert game.evaluate("bonus(blue)") == 9 and game.evaluate("bonus(red)") == 1
+
+
+def test_overrides_whose_conditions_exclude_each_other_need_no_precedence(tmp_path):
+    game = overrides_in_two_files(tmp_path, "override bonus(p) = 5 if p = blue\n",
+                                  "override bonus(p) = 9 if p = red\n")
+    assert game.evaluate("bonus(blue)") == 5 and game.evaluate("bonus(red)") == 9
+
+
 def test_mistakes_in_replacement_rules_are_reported_where_they_are(tmp_path):
     with pytest.raises(LudolexError) as error:
         game_of(tmp_path, """

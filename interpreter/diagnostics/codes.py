@@ -64,6 +64,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX336": ("error", "`none` written where a value is needed: an argument read as a zone, a list, a number or a player, a `repeat` count, an index past the end of a list written out"),
     "LX337": ("error", "a `choose` that nobody can decide: it has no `by`, and no player acts where it is asked (outside any `turn` or `as`)"),
     "LX338": ("error", "an `end turn` that runs outside any `turn`: in `setup:` or `play:`, or a procedure, rule or ability they run there"),
+    "LX339": ("error", "two `override` rules of one function, in different files, that may both hold with the same precedence"),
     "LX401": ("note", "values the content marks as provisional: stand-ins for what the rulebook does not give"),
     "LX402": ("note", "a `with faction` block left out: the game has no file of that faction (a variant without it)"),
 }

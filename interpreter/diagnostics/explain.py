@@ -21,6 +21,7 @@ EXPLANATIONS = Path(__file__).resolve().with_name("explanations.yaml")
 # Where the lines of an example go, as the explanation says it.
 FILES = {
     "rules": "in a rules file (rulesets/<game>/*.rules)",
+    "more_rules": "in another rules file of the game",
     "content": "in a content file (cards/<game>/*.yaml)",
     "manifest": "in the manifest (rulesets/<game>/game.yaml)",
     "scenario": "in a scenario file (rulesets/<game>/tests/*.yaml)",
@@ -30,9 +31,9 @@ FILES = {
 }
 FIELDS = ("meaning", "wrong", "right", "fix")
 # An example may span several files: a line `# in the content:` starts the lines of another file.
-PART = re.compile(r"# in (the rules|the content|game\.yaml|a scenario|a bot):[ \t]*$")
-PART_FILES = {"the rules": "rules", "the content": "content", "game.yaml": "manifest", "a scenario": "scenario",
-              "a bot": "bot"}
+PART = re.compile(r"# in (the rules|another rules file|the content|game\.yaml|a scenario|a bot):[ \t]*$")
+PART_FILES = {"the rules": "rules", "another rules file": "more_rules", "the content": "content",
+              "game.yaml": "manifest", "a scenario": "scenario", "a bot": "bot"}
 
 
 class UnknownCode(LookupError):

@@ -16,6 +16,7 @@ from interpreter.language.codegen import CodeGen, CodeTooLarge, python_identifie
 from interpreter.language.explaining import GuardedOptions
 from interpreter.language.expressions import function_result, quantified_code
 from interpreter.language.parameters import check_calls, find_needs
+from interpreter.language.precedence import ordered_overrides
 from interpreter.language.program import Program, make_procedure, make_replaced, make_trigger
 from interpreter.language.scope import Scope, Symbols
 from interpreter.language.statements import Deciding, run_body
@@ -53,6 +54,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
 
     modifiers = _changes(declarations, d.ModifyDecl, symbols.functions, "modify", "function to modify", scope)
     overrides = _changes(declarations, d.OverrideDecl, symbols.functions, "override", "function to override", scope)
+    for name, found in overrides.items():
+        overrides[name] = ordered_overrides(found, set(symbols.players), scope)
     replacements = _changes(declarations, d.InsteadDecl, symbols.procedures, "instead of", "procedure to replace", scope)
     for decl in declarations:
         if isinstance(decl, d.FunctionDecl) and decl.name not in overrides:
@@ -95,6 +98,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
             elif isinstance(decl, d.WhenDecl):
                 trigger = _trigger(decl, scope, deciding)
                 trigger.needs = decl.needs  # Runtime.triggers leaves it out of a game without these players
+                trigger.precedence = decl.precedence
                 program.triggers.setdefault(decl.event, []).append(trigger)
             elif isinstance(decl, d.AnytimeDecl):
                 if decl.seat is None and any(name == decl.name for name, _, _ in program.anytime_actions):
@@ -126,6 +130,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         scope.error("LX106", f"the rules compile to more than {LIMITS.compiled_characters:,} characters of Python "
                     "(LUDOLEX_COMPILED_CHARACTERS): make them smaller", where)
         return program
+    for handlers in program.triggers.values():  # the highest precedence first, then as declared
+        handlers.sort(key=lambda trigger: -trigger.precedence)
     check_deciders(declarations, abilities, diagnostics)
     find_needs(declarations, symbols)
     check_calls(declarations + [body for _, body in abilities], symbols, diagnostics)

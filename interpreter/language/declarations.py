@@ -117,6 +117,7 @@ class WhenDecl:
     condition: Expr | None
     body: Block
     label: str | None = None  # `as NAME`: how a player ordering several handlers sees this one
+    precedence: int = 0  # `precedence N`: the rules of one moment run from the highest down
     needs: tuple = ()  # the players a game must seat for the rule to exist in it (its faction's, see modules)
 
 
@@ -156,13 +157,15 @@ class InsteadDecl:
 
 @dataclass
 class OverrideDecl:
-    """override FUNCTION(params) = VALUE [if CONDITION]: another value, where the condition holds."""
+    """override FUNCTION(params) = VALUE [if CONDITION] [precedence N]: another value, where the
+    condition holds; of several that hold, the highest precedence's, then the first declared."""
 
     pos: Position
     name: str
     params: list[str]
     condition: Expr | None
     value: Expr
+    precedence: int = 0
 
 
 @dataclass

@@ -444,12 +444,16 @@ class _ToAst(Transformer):
         return d.AnytimeDecl(self._pos(meta), str(name), condition, body)
 
     def override_decl(self, meta, c):
-        name, params, value, condition = c
-        return d.OverrideDecl(self._pos(meta), str(name), params or [], condition, value)
+        name, params, value, condition, precedence = c
+        return d.OverrideDecl(self._pos(meta), str(name), params or [], condition, value, precedence or 0)
 
     def when_decl(self, meta, c):
-        (kind, name, params), condition, label, body = c
-        return d.WhenDecl(self._pos(meta), (kind, name), params, condition, body, str(label) if label else None)
+        (kind, name, params), condition, label, precedence, body = c
+        return d.WhenDecl(self._pos(meta), (kind, name), params, condition, body, str(label) if label else None,
+                          precedence=precedence or 0)
+
+    def precedence(self, meta, c):
+        return int(c[0])
 
     def custom_event(self, meta, c):
         return ("event", str(c[0]), c[1] or [])

@@ -480,11 +480,11 @@ def _event_runner(key, args, generator, ordered_by=None):
     if ordered_by is not None:
         def emit_ordered(rt, env):  # `emit ... ordered by P`: P orders the handlers whose conditions hold
             values, you, chooser = [a(rt, env) for a in args], env["you"], ordered_by(rt, env)
-            waiting = [t for t in rt.triggers(key) if t.applies(rt, you, values)]
+            waiting = [t for t in rt.triggers(key) if t.applies(rt, you, values)]  # highest precedence first
             while waiting:
-                index = 0
-                if len(waiting) > 1 and chooser is not None:
-                    index = yield Decision(f"order_{key[1]}", chooser, ("rule",), [(t.label,) for t in waiting])
+                index, tied = 0, [t for t in waiting if t.precedence == waiting[0].precedence]
+                if len(tied) > 1 and chooser is not None:
+                    index = yield Decision(f"order_{key[1]}", chooser, ("rule",), [(t.label,) for t in tied])
                 yield from waiting.pop(index)(rt, you, values)
             if rt.pause_at == key:
                 raise Pause()
