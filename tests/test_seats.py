@@ -102,3 +102,33 @@ def test_an_extra_seat_needs_its_faction_s_first_seat_at_the_table(tmp_path):
     ruleset = load(game_folder(tmp_path))
     with pytest.raises(ValueError, match="`second_wanderer` is a second seat of `wanderer`'s faction: seat `wanderer` too"):
         Game(ruleset, players=["red", "second_wanderer"])
+
+
+REFUSED_SCENARIOS = """\
+scenarios:
+  - name: "the second wanderer alone is refused"
+    rules: ["T-1"]
+    players: [red, second_wanderer]
+    expect:
+      refused: "seat `wanderer` too"
+  - name: "a table the game seats is not refused"
+    rules: ["T-2"]
+    players: [red, wanderer, second_wanderer]
+    expect:
+      refused: "seat `wanderer` too"
+"""
+
+
+def test_a_scenario_expects_a_refused_table_and_fails_where_the_game_starts(tmp_path):
+    from interpreter.scenarios import ScenarioFailure
+    from interpreter.scenarios.files import load_scenarios
+    from interpreter.scenarios.run import run_scenario
+
+    folder = game_folder(tmp_path)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "seats.yaml").write_text(REFUSED_SCENARIOS)
+    refused, seated = load_scenarios(folder / "tests" / "seats.yaml")
+    ruleset = load(folder)
+    assert run_scenario(ruleset, refused.scenario) is None
+    with pytest.raises(ScenarioFailure, match="but it started"):
+        run_scenario(ruleset, seated.scenario)

@@ -69,6 +69,7 @@ class Expectation(Strict):
     scores: dict[str, int] = {}
     points: dict[str, dict[str, int]] = {}  # player -> reason (`because`) -> the points recorded for it
     sees: dict[str, dict[str, bool]] = {}  # player -> zone (as written in the rules) -> whether they see its contents
+    refused: str | None = None  # the game refuses to start (this table, these options): words its error says
 
 
 class Checkpoint(Strict):

@@ -14,8 +14,9 @@ from interpreter.scenarios.position import arrange_position
 __all__ = ["ScenarioFailure", "check_expectation", "run_scenario"]
 
 
-def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
-    """Play the scenario; raise ScenarioFailure with a readable account of any difference."""
+def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game | None:
+    """Play the scenario; raise ScenarioFailure with a readable account of any difference. None: the
+    game refused to start, as the scenario expects (`expect: {refused: ...}`)."""
     if scenario._fixtures:
         try:
             ruleset = with_fixtures(ruleset, *scenario._fixtures)
@@ -37,7 +38,11 @@ def run_scenario(ruleset: Ruleset, scenario: Scenario) -> Game:
             raise error.__cause__ from None
         raise
     except (ValueError, LudolexError) as error:
+        if scenario.expect.refused is not None and scenario.expect.refused in str(error):
+            return None
         raise ScenarioFailure(str(error)) from None
+    if scenario.expect.refused is not None:
+        raise ScenarioFailure(f"expected the game to refuse to start ({scenario.expect.refused!r}), but it started")
     step = 0
     for choice in scenario.choices:
         if isinstance(choice, Checkpoint):
