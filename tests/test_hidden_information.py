@@ -227,3 +227,13 @@ def test_no_seat_of_root_with_the_lizards_and_the_riverfolk_can_tell_apart_what_
     assert sees_zone(game.runtime, "marquise", "hand/riverfolk") and sees_zone(game.runtime, None, "hand/riverfolk")
     assert not sees_zone(game.runtime, "riverfolk", "hand/lizards")
     assert play_checking(game, 2) > 500
+
+
+def test_a_continuous_rule_that_keeps_pieces_face_down_settles_once_they_are(tmp_path):
+    # `flip` changes the game only where something turns over: a rule flipping what is already
+    # face down (or nothing) changes nothing, so the continuous rules settle
+    ruleset = toy(tmp_path, RULES + "always hidden_plots:\n    flip pieces(plots(red)) face down\n")
+    game = Game(ruleset, seed=1)
+    game.choose(game.decision.labels()[0])  # red plays a plot: a change, and the continuous rules run
+    assert game.evaluate("all(p in pieces(plots(red)) where p is face down)")
+    assert game.decision.name == "guess"

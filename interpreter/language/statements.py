@@ -455,9 +455,15 @@ class Flip(Effect):
 
 
 def flip_components(rt, turned, face_down: bool) -> None:
+    """A change only where something turns over (or stops being known to some): a continuous rule
+    that keeps pieces face down settles once they are."""
+    changed = False
     for component in turned if isinstance(turned, list) else ([] if turned is None else [turned]):
-        component.face_down, component.known_to = face_down, frozenset()
-    rt.state.changed()
+        if component.face_down != face_down or component.known_to:
+            component.face_down, component.known_to = face_down, frozenset()
+            changed = True
+    if changed:
+        rt.state.changed()
 
 
 def _no_event(rt, env):
