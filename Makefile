@@ -21,8 +21,16 @@ $(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib) a
 	@$(INSTALL) -e '.[test,report,ray]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
-game: $(VENV)/core.done  ## one simulated game of Cernunos between two random bots, move by move
+game: $(VENV)/core.done  ## one game of Cernunos between two random bots: its moves, its result, what to try next
 	@$(BIN)/ludolex play cernunos --seed 1
+	@echo
+	@echo "That was Cernunos (rulesets/cernunos, cards/cernunos) between two random bots, seed 1: the board"
+	@echo "at the start and the end, each move on a line between. To try next:"
+	@echo "  $(BIN)/ludolex play cernunos --human green          you play green, a bot purple"
+	@echo "  $(BIN)/ludolex play cernunos --seed 1 --every-move  this game again, the board after every move"
+	@echo "  $(BIN)/ludolex simulate cernunos --games 200        200 bot games: who wins, how often, how long"
+	@echo "  $(BIN)/ludolex --help                               every command"
+	@echo "and docs/tutorial.md, a game in ten minutes: play, change a piece, check it, measure what it changed."
 
 test: $(VENV)/test.done  ## the whole test suite: engine tests and every game's scenarios, on every core (pytest-xdist)
 	@$(BIN)/python -m pytest -n auto

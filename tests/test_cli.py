@@ -179,3 +179,111 @@ def test_play_seats_the_players_named_and_refuses_a_human_who_is_not_at_the_tabl
     refused = run("play", "root", "--players", "eyrie,riverfolk", "--human", "marquise")
     assert refused.exit_code == 2 and "the players at the table are eyrie, riverfolk" in refused.output
     assert run("play", "root", "--players", "marquise,clockwork").exit_code == 2  # CM-1: never at one table
+
+
+def test_version_and_h_for_help_everywhere():
+    from importlib.metadata import version
+
+    assert run("--version").output == f"ludolex {version('ludolex')}\n"
+    for command in ([], ["validate"], ["play"], ["variant", "new"], ["test"]):
+        shown = run(*command, "-h")
+        assert shown.exit_code == 0 and shown.output.startswith("Usage: ") and "-h, --help" in shown.output
+
+
+NOTED = """
+players: [red, blue]
+board:
+  grid: {columns: 2, rows: 1}
+pieces:
+  stone: {per_player: 2, starts_in: supply, properties: {provisional: M1}}
+"""
+NOTED_RULES = """
+zone supply per player
+play:
+    turn red:
+        choose s in locations as put
+        move top(supply(you)) to s
+    win red
+"""
+
+
+def test_validate_leaves_notes_out_when_asked_and_from_github_annotations(tmp_path):
+    from toy import toy_folder
+
+    folder = toy_folder(tmp_path, NOTED, toy=NOTED_RULES)
+    assert "note LX" in run("validate", folder).output  # a provisional value, worth knowing, never a failure
+    quiet = run("validate", folder, "--no-notes")
+    assert quiet.exit_code == 0 and quiet.output == "ok: no errors\n1 note(s) left out (--notes shows them)\n"
+    assert run("validate", folder, "--format", "github").output == ""  # annotations: the problems to fix
+    assert run("validate", folder, "--format", "github", "--notes").output.startswith("::notice ")
+    assert run("validate", folder, "--format", "json", "--no-notes").output == ""
+
+
+def scenario_game(tmp_path, scenarios: str) -> Path:
+    from toy import toy_folder
+
+    folder = toy_folder(tmp_path, NOTED.replace(", properties: {provisional: M1}", ""), toy=NOTED_RULES)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "put.yaml").write_text(scenarios)
+    return folder
+
+
+PUT = """scenarios:
+  - {name: red puts a stone on a1, rules: [T-1], choices: [put: a1], expect: {board: {a1: [red stone]}}}
+  - {name: red puts a stone on b1, rules: [T-2], choices: [put: b1], expect: {board: {b1: [red stone]}}}
+  - {name: red wins at once, rules: [T-3], choices: [put: a1], expect: {winner: blue}}
+  - {name: red wins in the end, rules: [T-3], choices: [put: b1], expect: {winner: blue}}
+"""
+
+
+def ludolex_test(*args, cwd, command=(LUDOLEX,)):
+    return processes.run([*command, "test", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+
+
+def test_ludolex_test_runs_several_games_chosen_by_words_and_stops_at_the_first_failure(tmp_path):
+    one, other = scenario_game(tmp_path / "one", PUT), scenario_game(tmp_path / "other", PUT)
+    both = ludolex_test(one, other, "-k", "PUTS or T-2", cwd=tmp_path)  # a rule ID, or a word of the name, any case
+    assert both.returncode == 0, both.stdout + both.stderr
+    assert both.stdout.splitlines() == ["one/game/tests/put.yaml: 2 passed", "other/game/tests/put.yaml: 2 passed",
+                                        "4 passed, 0 failed, 4 not chosen (-k)"]
+    first = ludolex_test(one, other, "-x", "-q", cwd=tmp_path)
+    assert first.returncode == 1 and first.stdout.endswith("\n2 passed, 1 failed\n"), first.stdout
+    assert first.stdout.startswith("FAIL ") and "red wins at once" in first.stdout
+    assert ludolex_test(one, "-k", "nothing", cwd=tmp_path).returncode == 1  # no scenario chosen
+    refused = ludolex_test(one, "-k", "wins and", cwd=tmp_path)
+    assert refused.returncode == 2 and "-k `wins and`: a word expected at the end" in refused.stderr
+    assert ludolex_test(one, "no_such_game", cwd=tmp_path).returncode == 2
+
+
+def test_ludolex_test_hands_the_run_to_pytest_with_what_follows_two_dashes(tmp_path):
+    one, other = scenario_game(tmp_path / "one", PUT), scenario_game(tmp_path / "other", PUT)
+    listed = ludolex_test(one, "-k", "wins", "--", "--collect-only", cwd=tmp_path)
+    assert listed.returncode == 0 and "2/4 tests collected (2 deselected)" in listed.stdout, listed.stdout
+    first = ludolex_test(one, other, "-x", "--", "-p", "no:cacheprovider", cwd=tmp_path)
+    assert first.returncode == 1 and "1 failed, 2 passed" in first.stdout, first.stdout
+
+
+WITHOUT_PYTEST = [sys.executable, "-c", ("import sys  # as if pytest (the test extra) were absent\n"
+                                         "sys.modules['pytest'] = None\n"
+                                         "from interpreter.interfaces.cli import main; main()")]
+
+
+def test_ludolex_test_needs_pytest_only_for_what_follows_two_dashes(tmp_path):
+    folder = scenario_game(tmp_path, PUT)
+    done = ludolex_test(folder, "-k", "puts", cwd=tmp_path, command=WITHOUT_PYTEST)
+    assert done.returncode == 0 and done.stdout.endswith("2 passed, 0 failed, 2 not chosen (-k)\n"), done.stderr
+    refused = ludolex_test(folder, "--", "-n", "2", cwd=tmp_path, command=WITHOUT_PYTEST)
+    assert refused.returncode == 2 and "pip install 'ludolex[test]'" in refused.stderr
+
+
+def test_watching_bots_shows_the_board_at_the_start_and_the_end_each_move_between_and_how_many():
+    watched = run("play", "cernunos", "--seed", 1)
+    assert watched.exit_code == 0, watched.output
+    lines = watched.output.splitlines()
+    assert lines[1] == "players: green (bot random), purple (bot random)"
+    moves = [line for line in lines if re.match(r"(green|purple) (place|push|crow|swap|grow|first|last): ", line)]
+    assert len(moves) > 20 and lines[-2] == f"game over after {len(moves)} move(s)" and lines[-1].startswith("result: ")
+    tops = sum(line.startswith("┌") for line in lines)  # the board's first line
+    assert tops == 2
+    every = run("play", "cernunos", "--seed", 1, "--every-move")
+    assert sum(line.startswith("┌") for line in every.output.splitlines()) == len(moves) + 1

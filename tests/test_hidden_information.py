@@ -237,3 +237,15 @@ def test_a_continuous_rule_that_keeps_pieces_face_down_settles_once_they_are(tmp
     game.choose(game.decision.labels()[0])  # red plays a plot: a change, and the continuous rules run
     assert game.evaluate("all(p in pieces(plots(red)) where p is face down)")
     assert game.decision.name == "guess"
+
+
+def test_a_kind_may_start_face_down_so_no_seat_sees_another_s_before_any_rule_runs(tmp_path):
+    content = CONTENT.replace("bomb: {per_player: {red: 1}, starts_in: plots, back: plot}",
+                              "bomb: {per_player: {red: 1}, starts_in: plots, back: plot, face_down: true}")
+    rules = RULES.replace("zone plots per player private", "zone plots per player")
+    game = Game(toy(tmp_path, rules, content))
+    seen_by_blue = observation(game, "blue")["zones"]["plots/red"]
+    assert {"back": "plot", "owner": "red", "face_down": True} in seen_by_blue
+    assert "red-bomb-1" not in json.dumps(observation(game, "blue"))
+    assert "red-bomb-1" in json.dumps(observation(game, "red"))  # its owner knows it
+    assert "red-snare-1" in json.dumps(observation(game, "blue"))  # a kind not said face down starts face up

@@ -178,3 +178,32 @@ def test_validate_reports_a_text_given_to_a_variable_that_holds_a_number(tmp_pat
                      ("LX323", 'variable `gems` holds a number (it starts as one), not null', 11),
                      ("LX205", "variable `round`: the number 1000000000000001 is larger than 1,000,000,000,000,000, the "
                                "largest a game holds (LUDOLEX_LARGEST_NUMBER)", 16)], found
+
+
+def test_validate_finds_a_choice_that_can_never_be_an_option_at_its_word(tmp_path):
+    from click.testing import CliRunner
+
+    from interpreter.interfaces.cli import main
+
+    folder = game_folder(tmp_path, """\
+        scenarios:
+          - name: choices
+            rules: [X-1]
+            choices:
+              - last: b9
+              - {last: 'c1', by: red}
+              - '[red-stone-1, b1]'
+              - lats: b1
+              - b1
+              - {last: red-stone-2}
+            expect: {}
+        """)
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 1
+    found = [line for line in result.output.splitlines() if " error " in line]
+    assert found == [
+        f"{folder}/tests/format.yaml:5:15: error LX327: `last: b9` can never be an option: nothing in the game is named `b9`",
+        f"{folder}/tests/format.yaml:6:17: error LX327: `last: c1` can never be an option: nothing in the game is named `c1`",
+        f"{folder}/tests/format.yaml:8:9: error LX327: the rules ask no decision `lats`",
+    ]
+    assert "hint: did you mean `last`?" in result.output

@@ -8,7 +8,7 @@ from pathlib import Path
 import processes
 import pytest
 from processes import CEILING, kill_group, sigint_acted_on
-from toy import chips_game
+from toy import chips_game, toy_folder
 
 from interpreter import Game, load
 from interpreter.engine.knowledge import knows
@@ -168,3 +168,54 @@ def test_a_game_without_a_board_shows_its_zones(tmp_path):
 ])
 def test_what_a_person_types_names_the_options_whose_words_it_starts(typed, expected):
     assert candidates(typed, ["tree a1", "tree a2", "tree b1", "boar a1"]) == expected
+
+
+def test_a_word_typed_whole_answers_before_the_words_it_starts(tmp_path):
+    # squares a1 to a10: `work a1` starts both `workshop a1` and `workshop a10`, and is `a1` whole
+    folder = toy_folder(tmp_path, """
+        players: [red, blue]
+        board:
+          grid: {columns: 1, rows: 10}
+        pieces:
+          workshop: {per_player: 1, starts_in: supply}
+        """, build="""
+        zone supply per player
+        play:
+            turn red:
+                choose k in kinds(supply(you)), s in locations as build
+                move top(supply(you)) to s
+            win red
+        """)
+    played = processes.run([LUDOLEX, "play", folder, "--human", "red"], input="work a\nwork a1\n",
+                           capture_output=True, text=True)
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert "`work a` could be workshop a1, workshop a2" in played.stdout  # no word whole: all ten
+    assert "red build: workshop a1\n" in played.stdout and "result: red wins" in played.stdout
+
+
+@pytest.mark.parametrize("typed, expected", [("work c1", [0]), ("work c", [0, 1, 2]), ("workshop c1", [0]),
+                                             ("w c10", [1])])
+def test_the_options_with_the_most_words_typed_whole_go_first(typed, expected):
+    assert candidates(typed, ["workshop c1", "workshop c10", "workshop c2", "wood c3"]) == expected
+
+
+def test_root_reads_through_its_table_description(tmp_path, terminal):
+    """Root ships a table description (rulesets/root/table.yaml): each faction's VP and cards in a table,
+    the turn line, a clearing by its name and suit with each faction's pieces counted behind its mark
+    (or its name, without colour), and each option in words beside its label."""
+    term = terminal("play", "root", "--human", "marquise", "--seed", "1", cwd=tmp_path)
+    first = term.wait("marquise > ")
+    assert re.search(r"turn 0, marquise's turn\n", first)
+    assert re.search(r"player +VP +cards +warriors on the map *\n(M )?marquise +0 +3 +0 *\n(E )?eyrie +0 +3", first)
+    assert "marquise, keep_corner: the Marquise's keep: which corner clearing" in first
+    assert re.search(r"\[0\] c1  c1 fox +\[1\] c2  c2 mouse", first)
+    assert re.search(r"hand/eyrie +3 hidden", first) and "empty" not in first  # empty zones are left out
+    term.type("0")
+    term.wait("marquise keep_corner: c1 (c1 fox)")
+    placed = term.wait("marquise > ")
+    assert re.search(r"c1 fox +(M|marquise) warrior, keep *\n", placed)
+    assert re.search(r"c6 fox +(M|marquise) warrior · ruin", placed)
+    assert re.search(r"(M )?marquise +0 +3 +11", placed)
+    assert "[ 0] sawmill c1  sawmill in c1 fox" in placed
+    term.child.sendintr()
+    assert term.ended() == 130

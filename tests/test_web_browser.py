@@ -387,7 +387,7 @@ def test_the_debug_view_is_marked(browser):
 
 def test_a_game_without_a_board_is_played_from_its_zones(browser, tmp_path):
     with served(str(chips_game(tmp_path)), "--human", "red") as url, page_of(browser, url) as page:
-        assert page.is_hidden("#board")
+        assert page.is_hidden("#board") and page.is_hidden("#scores")  # no table description: no scores
         before = shown(page)
         page.click("#zones [data-zone='supply/red'] .card")
         settled(page, before)
@@ -420,3 +420,36 @@ def test_what_cannot_be_served_is_said_in_one_line(tmp_path):
         served_ = processes.run([str(LUDOLEX), "serve", *args, "--port", "0"], cwd=ROOT, capture_output=True,
                                 text=True)
         assert served_.returncode == 2 and said in served_.stderr and "Traceback" not in served_.stderr, served_.stderr
+
+
+def test_root_reads_through_its_table_description(browser):
+    """Root's table description in the page: the turn line, each faction's scores with its mark beside
+    its colour, the clearings coloured by suit and named with it, a stack's pieces counted with their
+    owner's mark, the decision and its options in words."""
+    with served("root", "--human", "marquise", "--seed", "1") as url, page_of(browser, url) as page:
+        assert page.inner_text("#turns") == "turn 0, marquise's turn"
+        rows = page.eval_on_selector_all("#scores tr", "rows => rows.map(r => r.innerText.split(/\\s+/).join(' '))")
+        assert rows == ["player VP cards warriors on the map", "M marquise 0 3 0", "E eyrie 0 3 0",
+                        "A alliance 0 3 0", "V vagabond 0 3 0"]
+        assert page.inner_text("#zones [data-owner='eyrie'] h3 .mark") == "E"
+        assert page.eval_on_selector("#board [data-location='c1'] .shape", "n => n.style.fill") == "rgb(228, 87, 46)"
+        assert page.text_content("#board [data-location='c1'] .name") == "c1 fox"
+        assert page.inner_text("#asked") == "marquise, keep_corner: the Marquise's keep: which corner clearing"
+        assert page.inner_text("#options li[data-index='0'] button") == "c1 fox c1"
+        click_option(page, decision(page)["options"][0])
+        pieces = page.eval_on_selector_all("#board [data-location='c1'] .piece",
+                                           "ps => ps.map(p => [...p.querySelectorAll('text')].map(t => t.textContent))")
+        assert pieces == [["M", "warrior"], ["M", "keep"]]
+        assert "marquise keep_corner: c1 (c1 fox)" in page.inner_text("#log")
+        assert "sawmill in c1 fox" in page.inner_text("#options")
+
+
+def test_the_names_of_wonderlands_wars_places_do_not_overlap(browser):
+    """Wonderland's War's board is two rings drawn from its graph: no name of a place is drawn over another."""
+    with served("wonderlands_war", "--human", "alice", "--seed", "2") as url, page_of(browser, url) as page:
+        boxes = page.eval_on_selector_all("#board .location .name", """names => names.map(n => {
+            const b = n.getBoundingClientRect(); return [n.textContent, b.left, b.top, b.right, b.bottom]; })""")
+        assert "Red Keep" in [box[0] for box in boxes] and "chair 1" in [box[0] for box in boxes]
+        for i, (name, left, top, right, bottom) in enumerate(boxes):
+            for other, left2, top2, right2, bottom2 in boxes[i + 1:]:
+                assert right <= left2 or right2 <= left or bottom <= top2 or bottom2 <= top, (name, other)

@@ -25,10 +25,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from interpreter.content.schema_errors import schema_diagnostics
-from interpreter.content.yaml_source import position_of, read_yaml
+from interpreter.content.yaml_source import position_of, read_yaml, text_place
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
@@ -39,11 +39,15 @@ from interpreter.safety.watchdog import WATCHDOG
 
 
 class PolicyFile(BaseModel):
+    """A rule-of-thumb bot (`rulesets/<game>/bots/NAME.yaml`): each option of a decision it knows is
+    worth the value of an expression of the rules language; the best option wins, ties at random."""
     model_config = ConfigDict(extra="forbid")
-    description: str = ""
-    all: dict[str, str] = {}
-    players: dict[str, dict[str, str | dict[str, int]]] = {}  # a player's `passing` is a map, its decisions texts
-    passing: dict[str, int] = {}
+    description: str = Field("", description="How the bot plays, in a sentence")
+    all: dict[str, str] = Field({}, description="For every player: each decision's name and the worth of an option, "
+                                                "an expression of its values (`craft: card.vp`)")
+    players: dict[str, dict[str, str | dict[str, int]]] = Field(  # a player's `passing` is a map, its decisions texts
+        {}, description="For one player: as `all` (the player's own go first), and its own `passing`")
+    passing: dict[str, int] = Field({}, description="What passing is worth at each decision [default: 0]")
 
 
 def read_policy_file(path: Path, boundary: Boundary) -> tuple[PolicyFile, object]:
@@ -67,7 +71,8 @@ class Policy:
 
     def __init__(self, path: Path, ruleset):
         self.ruleset = ruleset
-        self.sources: dict[tuple[str | None, str], tuple[str, Position]] = {}
+        self.sources: dict[tuple[str | None, str], tuple[str, Position]] = {}  # where its text starts
+        self.blocks: set[Position] = set()  # where a text written as a block scalar (`|-`) starts
         self.passing: dict[tuple[str | None, str], int] = {}  # (player or None for every player, decision) -> worth
         self.passing_positions: dict[tuple[str | None, str], Position] = {}
         problems = []
@@ -90,26 +95,32 @@ class Policy:
             else:
                 table[key] = value
 
+        def add_text(key: tuple, source: str, *steps) -> None:  # an expression, kept with where its text starts
+            where, block = text_place(document, steps, file)
+            if block:  # its lines are indented alike; the empty ones it starts with are left out
+                self.blocks.add(where)
+                source = source.lstrip("\n")
+            add(self.sources, key, (source, where), where)
+
         for name, worth in spec.passing.items():
             where = position_of(document, ("passing", name), file)
             add(self.passing, (None, name), worth, where)
             self.passing_positions.setdefault((None, name), where)
         for name, source in spec.all.items():
-            where = position_of(document, ("all", name), file, value=True)
-            add(self.sources, (None, name), (source, where), where)
+            add_text((None, name), source, "all", name)
         for player, decisions in spec.players.items():
             if player not in self.ruleset.program.players:
                 problems.append(Diagnostic("LX302", f"no player `{player}` in {self.ruleset.name}",
                                            position_of(document, ("players", player), file)))
                 continue
             for name, source in decisions.items():
-                where = position_of(document, ("players", player, name), file, value=True)
                 if isinstance(source, str):
-                    add(self.sources, (player, name), (source, where), where)
+                    add_text((player, name), source, "players", player, name)
                     continue
                 if name != "passing":
                     problems.append(Diagnostic("LX205", f"`{name}` of player `{player}`: the value of a decision is "
-                                               "an expression, written as a text", where))
+                                               "an expression, written as a text",
+                                               position_of(document, ("players", player, name), file, value=True)))
                     continue
                 for decision, worth in source.items():
                     where = position_of(document, ("players", player, "passing", decision), file)
@@ -128,10 +139,16 @@ class Policy:
                                            hint=did_you_mean(name, decisions)))
                 continue
             for names, in_view in decisions[name].items():
-                value, diagnostics = self.ruleset.program.compile_value(source, position.file, names + tuple(sorted(in_view)),
-                                                                        position.line, position.column,
-                                                                        expected=("score", f"the bot's value of `{name}`"))
-                problems += [Diagnostic(d.code, d.message, position, hint=d.hint) for d in diagnostics]
+                try:
+                    value, diagnostics = self.ruleset.program.compile_value(
+                        source, position.file, names + tuple(sorted(in_view)), position.line, position.column,
+                        expected=("score", f"the bot's value of `{name}`"))
+                except LudolexError as error:  # a syntax error
+                    value, diagnostics = None, error.diagnostics
+                for diagnostic in diagnostics:
+                    placed = self._placed(diagnostic, position)
+                    if placed not in problems:  # once, though each form of the decision is compiled
+                        problems.append(placed)
                 self.compiled[(owner, name, names)] = (value, position)
         for key, where in self.passing_positions.items():
             if key[1] not in decisions:
@@ -139,6 +156,16 @@ class Policy:
                                            hint=did_you_mean(key[1], decisions)))
         if problems:
             raise LudolexError(problems)
+
+    def _placed(self, diagnostic: Diagnostic, start: Position) -> Diagnostic:
+        """A diagnostic of the text that starts at `start`, where it is in the file: the lines of a
+        block scalar after its first are indented too."""
+        at = diagnostic.position
+        if at is None or at.file != start.file:
+            at = start
+        elif start in self.blocks and at.line > start.line:
+            at = Position(at.file, at.line, at.column + start.column - 1, at.width)
+        return Diagnostic(diagnostic.code, diagnostic.message, at, hint=diagnostic.hint)
 
     def passing_worth(self, player: str, decision: str) -> int:
         """What passing is worth to `player` (an extra seat: as to its faction's player): its own

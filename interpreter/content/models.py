@@ -18,25 +18,33 @@ class Strict(BaseModel):
 
 
 class Grid(Strict):
-    columns: int = Field(ge=1, le=26)
-    rows: int = Field(ge=1, le=99)
-    connections: list[Literal["orthogonal", "diagonal", "wrap"]] = ["orthogonal"]
-    attributes: dict[str, dict[str, str | int | bool]] = {}
+    """A board of squares named column letter then row number (`a1` to `d3`), in order row by row."""
+    columns: int = Field(ge=1, le=26, description="How many columns, 1 to 26: columns a, b, c...")
+    rows: int = Field(ge=1, le=99, description="How many rows, 1 to 99: rows 1, 2, 3...")
+    connections: list[Literal["orthogonal", "diagonal", "wrap"]] = Field(
+        ["orthogonal"], description="How squares are linked: `orthogonal` (beside it: n, s, e, w), `diagonal` (at its "
+                                    "corners: ne, nw, se, sw), `wrap` (an edge to the opposite edge)")
+    attributes: dict[str, dict[str, str | int | bool]] = Field(
+        {}, description="Values attached to some squares, read as `b2.terrain`: `b2: {terrain: forest, cost: 2}`")
 
 
 class Connection(Strict):
-    from_: str = Field(alias="from")
-    to: str
-    type: str = Field(pattern=NAME_PATTERN)
-    direction: str | None = None
-    back: str | None = None
-    one_way: bool = False
+    """A link between two locations of a map, both ways unless `one_way`."""
+    from_: str = Field(alias="from", description="The location it starts from")
+    to: str = Field(description="The location it leads to")
+    type: str = Field(pattern=NAME_PATTERN, description="Its type, named in the rules' `adjacent(l, TYPE)`: road...")
+    direction: str | None = Field(None, description="The name of the way from `from` to `to` (for `step`, `ray`...)")
+    back: str | None = Field(None, description="The name of the way back, from `to` to `from`")
+    one_way: bool = Field(False, description="true: it leads from `from` to `to` only")
 
 
 class BoardSpec(Strict):
-    grid: Grid | None = None
-    locations: dict[str, dict[str, str | int | bool]] | None = None
-    connections: list[Connection] = []
+    """The board: either a `grid` of squares or a map of named `locations` and their `connections`."""
+    grid: Grid | None = Field(None, description="A board of squares (instead of `locations`)")
+    locations: dict[str, dict[str, str | int | bool]] | None = Field(
+        None, description="A map: each location, in board order, with its attributes (maybe none): "
+                          "`castle: {terrain: hill}`")
+    connections: list[Connection] = Field([], description="A map's links between locations")
 
     @model_validator(mode="after")
     def one_shape(self):
@@ -53,17 +61,32 @@ Scalar = str | int | bool
 
 
 class PieceKind(Strict):
+    """A kind of piece or card: how many there are, where they start, what they carry."""
     # `per_player: 6` gives each player 6; `per_player: {red: 6}` gives only the players named.
-    per_player: Count | dict[Name, Count] | None = None
-    count: Count | None = None
-    starts_in: str = Field(pattern=ZONE_PATTERN)
-    traits: list[Name] = []
-    properties: dict[Name, Scalar | list[Scalar]] = {}  # fixed values of the kind: a suit, a cost...
-    abilities: dict[Name, str] = {}
-    functions: dict[Name, str] = {}  # values the card carries, each an expression (`test NAME of c` in the rules)
-    back: Name | None = None  # what players who do not know a face-down component of this kind see of it
-    known: Literal["owner", "nobody"] = "owner"  # who knows a face-down component without being shown it
-    only_if: dict[Name, Scalar | list[Scalar]] = {}  # option -> the value(s) under which the game has these pieces
+    per_player: Count | dict[Name, Count] | None = Field(
+        None, description="Each player owns this many (`per_player: 12`); or only the players named, each their "
+                          "number (`per_player: {red: 25, blue: 20}`). Exactly one of `per_player` and `count`")
+    count: Count | None = Field(None, description="This many, owned by nobody (shared cards, tokens)")
+    starts_in: str = Field(pattern=ZONE_PATTERN, description="The zone where they all start: a zone of the rules, or "
+                                                             "`box`; a per-player zone holds each player's own")
+    traits: list[Name] = Field([], description="Names shared by several kinds, tested with `is` (`c is weapon`)")
+    properties: dict[Name, Scalar | list[Scalar]] = Field(
+        {}, description="Fixed values of the kind, read as `c.value`: `{value: 3, suit: spades, costs: [0, 1]}`")
+    abilities: dict[Name, str] = Field(
+        {}, description="Named effects in the rules language (statements), run by `perform NAME of c`; `self` is "
+                        "the piece")
+    functions: dict[Name, str] = Field(
+        {}, description="Named values the card carries, each an expression of the rules language, read by "
+                        "`test NAME of c`")
+    back: Name | None = Field(None, description="What a player who cannot tell which one it is sees of a face-down "
+                                                "component of this kind (`card`, `plot`); without it, `hidden`")
+    known: Literal["owner", "nobody"] = Field(
+        "owner", description="Who knows a face-down component of this kind without being shown it")
+    face_down: bool = Field(False, description="The components start face down (a faction's plots in its "
+                                               "supply): only those `known` names know which is which")
+    only_if: dict[Name, Scalar | list[Scalar]] = Field(
+        {}, description="The game has these pieces only under these options: `{ally_deck: C}` (an option -> its value "
+                        "or values)")
 
     def in_game(self, options: dict) -> bool:
         """Whether the game has pieces of this kind under the options chosen."""
@@ -90,12 +113,17 @@ class PieceKind(Strict):
 
 
 class ContentFile(Strict):
-    players: list[Name] | None = None  # each file may add its own (a faction's file, its player)
-    own: dict[Name, Count] = {}  # kind -> how many this file's players each have of a kind declared for all
-    excludes: list[Name] = []  # players this file's players never sit at a table with
-    seats: dict[Name, Name] = {}  # an extra seat -> the player whose faction it plays (one faction seated twice)
-    board: BoardSpec | None = None
-    pieces: dict[Name, PieceKind] = {}
+    """A file of a game's content (`cards/<game>/*.yaml`): its players, its board, its pieces."""
+    players: list[Name] | None = Field(
+        None, description="The players, in seating order; each file may add its own (a faction's file, its player)")
+    own: dict[Name, Count] = Field(
+        {}, description="How many of a kind every faction has (declared `per_player: {}`) this file's players each "
+                        "own: `{warrior: 20}`")
+    excludes: list[Name] = Field([], description="Players this file's players never sit at a table with")
+    seats: dict[Name, Name] = Field(
+        {}, description="Extra seats, each with the player whose faction it plays: `{second_vagabond: vagabond}`")
+    board: BoardSpec | None = Field(None, description="The board: a `grid`, or a map of `locations` (once in a game)")
+    pieces: dict[Name, PieceKind] = Field({}, description="The kinds of pieces and cards, by name")
 
     @model_validator(mode="after")
     def players_once(self):

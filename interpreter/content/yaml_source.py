@@ -22,7 +22,7 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
-from interpreter.diagnostics.diagnostic import Diagnostic, Position
+from interpreter.diagnostics.diagnostic import Diagnostic, Position, loaded_text
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.safety.files import Boundary, read_source
 from interpreter.safety.limits import LIMITS
@@ -171,9 +171,17 @@ class Locator:
         self.path, self.boundary, self._document = path, boundary, None
 
     def __call__(self, *steps) -> Position:
+        return position_of(self.document, steps, str(self.path))
+
+    @property
+    def document(self):
         if self._document is None:
             self._document = read_yaml(self.path, self.boundary)
-        return position_of(self._document, steps, str(self.path))
+        return self._document
+
+    def text(self, *steps) -> tuple[Position, bool]:
+        """`text_place` of the text at `steps`."""
+        return text_place(self.document, steps, str(self.path))
 
 
 def position_of(document, path: tuple, file: str, value: bool = False) -> Position:
@@ -196,6 +204,23 @@ def position_of(document, path: tuple, file: str, value: bool = False) -> Positi
         except (TypeError, KeyError, AttributeError, IndexError):  # a merged key, a tagged node: no position
             break
     return Position(file, line + 1, column + 1)
+
+
+def text_place(document, path: tuple, file: str) -> tuple[Position, bool]:
+    """Where the text of the value at `path` starts, and whether it is a block scalar (`|`, `|-`,
+    `>`), whose every line is indented: past an opening quote, or for a block on its first line that
+    is not empty, at its indentation (the empty lines a block starts with are part of its text:
+    leave them out of it)."""
+    start = position_of(document, path, file, value=True)
+    lines = (loaded_text(file) or "").splitlines()
+    opening = lines[start.line - 1][start.column - 1:start.column] if 0 < start.line <= len(lines) else ""
+    if opening not in ("|", ">"):
+        return Position(file, start.line, start.column + (opening in ("'", '"'))), False
+    line = start.line + 1
+    while line <= len(lines) and not lines[line - 1].strip():
+        line += 1
+    text = lines[line - 1] if line <= len(lines) else ""
+    return Position(file, line, len(text) - len(text.lstrip()) + 1), True
 
 
 def value_position(document: CommentedMap, key: str, file: str) -> Position:

@@ -6,10 +6,12 @@ Ctrl-C, 143 stopped by SIGTERM. No failure ends in a traceback.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
 import signal
+import subprocess
 import sys
 import time
 from contextlib import closing, contextmanager
@@ -26,7 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from interpreter.agents.bots import make_agent, rule_of_thumb_files
 from interpreter.content.manifest import find_ruleset
 from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
-from interpreter.diagnostics.formats import FORMATS, render
+from interpreter.diagnostics.formats import FORMATS, relative, render
 from interpreter.engine.decisions import EVERYTHING
 from interpreter.interfaces.display import result_sentence, show
 from interpreter.interfaces.extras import import_needing_extra
@@ -113,7 +115,8 @@ def _load(game: str):
         sys.exit(1)
 
 
-@click.group(cls=Commands)
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ludolex", prog_name="ludolex", message="%(prog)s %(version)s")
 def main() -> None:
     """ludolex: tabletop games whose rules are data."""
 
@@ -123,8 +126,14 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text (colour on a terminal), json (one object a line), github (Actions annotations), sarif (2.1.0).")
 @click.option("--strict", is_flag=True, help="Warnings fail too (notes never do).")
-def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+@click.option("--notes/--no-notes", default=None,
+              help="Show the notes (what is worth knowing but never fails: a provisional stand-in...) "
+                   "[default: shown, except with --format github, whose annotations are the problems to fix].")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool, notes: bool | None) -> None:
     """Check rulesets and their scenario files; report every problem with its file, line and column.
+
+    Notes are shown unless --no-notes; with --format github they are left out unless --notes: a
+    pull request's annotations are then the errors and warnings alone.
 
     Exit status: 0 clean, 1 problems found, 2 the command was misused.
     """
@@ -136,9 +145,15 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
         if not path.exists() or not ruleset_folders(path):
             raise click.UsageError(f"{path}: not a ruleset folder (one with a game.yaml) nor a folder of them")
         diagnostics += check(path)
+    left_out = 0
+    if not (fmt != "github" if notes is None else notes):
+        shown = [d for d in diagnostics if d.severity in ("error", "warning")]
+        left_out, diagnostics = len(diagnostics) - len(shown), shown
     output = render(diagnostics, fmt, colour=sys.stdout.isatty() and fmt == "text")
     if output:
         click.echo(output)
+    if left_out and fmt == "text":
+        click.echo(f"{left_out} note(s) left out (--notes shows them)")
     failing = [d for d in diagnostics if d.severity == "error" or (strict and d.severity == "warning")]
     sys.exit(1 if failing else 0)
 
@@ -202,6 +217,9 @@ def schema(output: Path) -> None:
 @click.option("--load", type=click.Path(dir_okay=False, path_type=Path),
               help="Resume the game saved in this file, and go on saving to it (or to --save).")
 @click.option("--all", "show_all", is_flag=True, help="Show every hidden component and hand (for debugging rules, not for play).")
+@click.option("--every-move", is_flag=True,
+              help="Watching bots: show the game after every move [default: at the start and the end, the moves "
+                   "one a line]. With a person at the table, it is always shown after every move.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP + " Not with --load.")
 @click.option("--bots", default="random", show_default=True,
               help="Bot of each seat, comma-separated (one name: all seats), as for simulate (e.g. search:400); "
@@ -210,8 +228,9 @@ def schema(output: Path) -> None:
               help="Who sits at the table, comma-separated, in seating order (or how many: the first N), as for "
                    "simulate [default: the game's table]. Not with --load.")
 def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None, load: Path | None, show_all: bool,
-         options: tuple[str, ...], bots: str, players: str | None) -> None:
-    """Play GAME in the terminal; with no --human, watch bots play.
+         every_move: bool, options: tuple[str, ...], bots: str, players: str | None) -> None:
+    """Play GAME in the terminal; with no --human, watch bots play: the game at the start and the
+    end, each move on a line between (--every-move: the game after each move too).
 
     Each human sees only what their seat may see (with several, the one about to decide); watching
     bots, you see what is public, unless --all. At a decision, type a number or the start of an
@@ -260,16 +279,21 @@ def play(game: str, humans: tuple[str, ...], seed: int | None, save: Path | None
 
     def resume(path: Path) -> str:  # the command that goes on with the game saved in `path`
         return shlex.join(["ludolex", "play", game, "--load", str(path)] + [a for h in humans for a in ("--human", h)]
-                          + (["--bots", bots] if bots != "random" else []) + (["--all"] if show_all else []))
+                          + (["--bots", bots] if bots != "random" else []) + (["--all"] if show_all else [])
+                          + (["--every-move"] if every_move and not humans else []))
 
     console.print(f"[bold]{escape(ruleset.manifest.title or ruleset.name)}[/bold], seed {seed}")
+    seats = [f"{p} ({'typed here' if p in humans else 'bot ' + names[i % len(names)]})"
+             for i, p in enumerate(current.players)]
+    console.print(escape("players: " + ", ".join(seats)))
     if load is not None:
         console.print(escape(f"{load}: {len(current.log)} choice(s) replayed"), soft_wrap=True)  # a path: one line
         if note:
             console.print("[bold]note:[/bold] " + escape(note), soft_wrap=True)
         if current.finished:
             console.print(escape(f"the game saved in {load} is already over"), soft_wrap=True)
-    session = Session(console, journal, humans, make_bots, target, resume, show_all, holds=target == load)
+    session = Session(console, journal, humans, make_bots, target, resume, show_all, holds=target == load,
+                      every_move=every_move or bool(humans))
     try:
         with sigterm_as_ctrl_c():
             session.run()
@@ -875,31 +899,97 @@ def variant_new(name: str, base: str, into: Path | None) -> None:
                f"then `ludolex validate {path.parent}` and `ludolex compare {base} {path.parent}`.")
 
 
-@main.command(name="test")
-@click.argument("game")
-def test_command(game: str) -> None:
-    """Run GAME's scenario tests (rulesets/GAME/tests/*.yaml)."""
+class _PytestArguments(click.Command):
+    """A command whose arguments after `--` are kept apart, as they are (in `ctx.meta`), for pytest."""
+
+    def parse_args(self, ctx, args):
+        if "--" in args:
+            at = args.index("--")
+            args, ctx.meta[PYTEST_ARGUMENTS] = args[:at], args[at + 1:]
+        return super().parse_args(ctx, args)
+
+
+PYTEST_ARGUMENTS = "ludolex.pytest_arguments"
+
+
+@main.command(name="test", cls=_PytestArguments)
+@click.argument("games", nargs=-1, required=True, metavar="GAME...")
+@click.option("-k", "expression", metavar="EXPR",
+              help="Only the scenarios EXPR chooses, as pytest's -k: words found in a scenario's name, its file's "
+                   "name, its game's or its rule IDs (any case), joined by and, or, not: `-k 'boar and not crow'`.")
+@click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first failure.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the failures and the count, not a line per file.")
+def test_command(games: tuple[str, ...], expression: str | None, exitfirst: bool, quiet: bool) -> None:
+    """Run the scenario tests of each GAME (rulesets/GAME/tests/*.yaml).
+
+    `ludolex test root cernunos -k boar -x`. Whatever follows `--` hands the run to pytest, with
+    those arguments as they are (`-- -n 4`, `-- --junitxml=scenarios.xml`; pytest is in the `test`
+    extra); -k, -x and -q then go to pytest too.
+
+    Exit status: 0 every scenario chosen passed; 1 some failed, or none was chosen; 2 misuse.
+    """
+    from interpreter.scenarios.selection import keyword_matcher
+
+    folders = []
+    for game in games:
+        folder = _load(game).directory / "tests"
+        if not any(folder.glob("*.yaml")):
+            raise click.UsageError(f"{game} has no scenario tests (no {folder}/*.yaml)")
+        folders.append(folder)
+    passed_on = click.get_current_context().meta.get(PYTEST_ARGUMENTS)
+    if passed_on is not None:
+        if importlib.util.find_spec("pytest") is None:
+            raise click.UsageError("the arguments after `--` are pytest's, which comes with the `test` extra: "
+                                   "pip install 'ludolex[test]'")
+        arguments = [str(folder) for folder in folders] + (["-k", expression] if expression else []) \
+            + (["-x"] if exitfirst else []) + (["-q"] if quiet else []) + passed_on
+        status = subprocess.run([sys.executable, "-m", "pytest", *arguments]).returncode  # a fresh process
+        sys.exit({0: 0, 4: 2}.get(status, 1))  # pytest's 4: a usage error
+    try:
+        chosen = keyword_matcher(expression) if expression else None
+    except ValueError as error:
+        raise click.UsageError(f"-k {error}") from None
+    sys.exit(_run_scenarios(folders, chosen, exitfirst, quiet))
+
+
+def _run_scenarios(folders: list[Path], chosen, exitfirst: bool, quiet: bool) -> int:
+    """The scenarios of each folder that `chosen` chooses (None: all), run one by one: each failure
+    said, then how many passed and failed; the exit status."""
+    from interpreter.loading.stages import load_ruleset
     from interpreter.scenarios.files import load_scenarios
     from interpreter.scenarios.run import ScenarioFailure, run_scenario
 
-    ruleset = _load(game)
-    passed = failed = 0
-    for path in sorted((ruleset.directory / "tests").glob("*.yaml")):
-        try:
-            scenarios = load_scenarios(path)
-        except LudolexError as error:
-            click.echo(str(error))
-            failed += 1
-            continue
-        for loaded in scenarios:
+    passed = failed = left_out = 0
+    for folder in folders:
+        ruleset = load_ruleset(folder.parent)
+        for path in sorted(folder.glob("*.yaml")):
+            if failed and exitfirst:
+                break
             try:
-                run_scenario(ruleset, loaded.scenario)
-                passed += 1
-            except (ScenarioFailure, RuleRuntimeError, LudolexError) as error:
+                scenarios = load_scenarios(path)
+            except LudolexError as error:
+                click.echo(str(error))
                 failed += 1
-                click.echo(f"FAIL {loaded.position} {loaded.scenario.name} [{', '.join(loaded.scenario.rules)}]\n  {error}")
-    click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+                continue
+            keywords = (path.name, folder.parent.name)
+            picked = [s for s in scenarios if chosen is None or chosen((s.scenario.name, *s.scenario.rules, *keywords))]
+            left_out += len(scenarios) - len(picked)
+            before = passed, failed
+            for loaded in picked:
+                if failed and exitfirst:
+                    break
+                try:
+                    run_scenario(ruleset, loaded.scenario)
+                    passed += 1
+                except (ScenarioFailure, RuleRuntimeError, LudolexError) as error:
+                    failed += 1
+                    click.echo(f"FAIL {loaded.position} {loaded.scenario.name} [{', '.join(loaded.scenario.rules)}]"
+                               f"\n  {error}")
+            if picked and not quiet:
+                click.echo(f"{relative(str(path))}: {passed - before[0]} passed"
+                           + (f", {failed - before[1]} failed" if failed > before[1] else ""))
+    click.echo(f"{passed} passed, {failed} failed" + (f", {left_out} not chosen (-k)" if left_out else ""))
+    return 1 if failed or not passed else 0
 
 
 if __name__ == "__main__":

@@ -1,76 +1,78 @@
-"""The game as a person sees it in a terminal: the board (a grid when the board is one), the zones."""
+"""The game as a person sees it in a terminal: the board (a grid when the board is one), the zones;
+through its table description where the game ships one (`table_reading.Reading`)."""
 from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from interpreter.engine.decisions import EVERYTHING
+from interpreter.content.table_view import TableView, table_view_of
 from interpreter.engine.runtime import Result, joined
+from interpreter.interfaces.table_reading import Reading, player_colours, player_marks, reading, zones_seen
 from interpreter.play.game import Game
-from interpreter.play.visibility import observation
-
-PALETTE = ["green", "magenta", "cyan", "yellow", "red", "blue"]
-RICH_COLOURS = {"green", "purple", "red", "blue", "yellow", "cyan", "magenta", "white", "orange1", "black"}
-
-
-def player_colours(players: list[str]) -> dict[str, str]:
-    return {p: (p if p in RICH_COLOURS else PALETTE[i % len(PALETTE)]) for i, p in enumerate(players)}
 
 
 def shows_colour(console: Console) -> bool:
     return console.color_system is not None and not console.no_color  # no_color: the NO_COLOR variable is set
 
 
-def zones_seen(game: Game, viewer) -> dict:
-    """Each zone as `viewer` observes it (a list of components, or {"hidden": n}); EVERYTHING sees all."""
-    if viewer is EVERYTHING:
-        return {zone: [{"kind": c.kind, "owner": c.owner, "face_down": c.face_down} for c in items]
-                for zone, items in game.state.zones.items()}
-    return observation(game, viewer)["zones"]
-
-
-def piece_name(seen: dict, name_owners: bool) -> str:
-    """A component's kind, or its back when the viewer cannot tell which it is; in parentheses when face down."""
+def piece_name(seen: dict, name_owners: bool, marks: dict[str, str] | None = None) -> str:
+    """A component's kind, or its back when the viewer cannot tell which it is; in parentheses when face down.
+    Its owner's name before it with `name_owners` (no colour to show whose it is), else their mark from `marks`."""
     name = seen.get("kind") or seen["back"]
-    if name_owners and seen.get("owner"):
-        name = f"{seen['owner']} {name}"
+    owner = seen.get("owner")
+    if owner and (name_owners or marks):
+        name = f"{owner if name_owners else marks.get(owner, owner)} {name}"
     return f"({name})" if seen.get("face_down") else name
 
 
-def stack_text(items: list[dict], colours: dict[str, str], name_owners: bool = False) -> str:
-    """The pieces of a location, top first; `name_owners` writes each owner's name, for when colour cannot show it."""
+def stack_text(items: list[dict], colours: dict[str, str], name_owners: bool = False,
+               marks: dict[str, str] | None = None) -> str:
+    """The pieces of a location, top first; `name_owners` writes each owner's name, for when colour cannot
+    show it, else each owner's mark (from `marks`) beside their colour."""
     if not items:
         return "[dim]·[/dim]"
     parts = []
     for i, seen in enumerate(items):
         style = colours.get(seen.get("owner"), "white") + (" bold" if i == len(items) - 1 else " dim")
-        parts.append(f"[{style}]{escape(piece_name(seen, name_owners))}[/]")
+        parts.append(f"[{style}]{escape(piece_name(seen, name_owners, marks))}[/]")
     return "\n".join(reversed(parts))  # top of the stack first
+
+
+def is_grid(game: Game) -> bool:
+    nodes, locations = game.ruleset.board.graph.nodes, game.ruleset.board.locations
+    return bool(locations) and all("column" in nodes[n] and "row" in nodes[n] for n in locations)
+
+
+def grid_table(game: Game, cells: dict[str, str], width: int) -> Table:
+    """The board as its grid: each square's text in its column and row."""
+    nodes = game.ruleset.board.graph.nodes
+    first = min(nodes[n]["column"] for n in cells)
+    columns = max(nodes[n]["column"] for n in cells) + 1 - first
+    table = Table(show_header=False, show_lines=True)
+    for _ in range(columns):
+        table.add_column(justify="center", min_width=width)
+    rows: dict[int, list[str]] = {}
+    for n, cell in cells.items():
+        rows.setdefault(nodes[n]["row"], [""] * columns)[nodes[n]["column"] - first] = cell
+    for row in sorted(rows):
+        table.add_row(*rows[row])
+    return table
 
 
 def board_table(game: Game, zones: dict, name_owners: bool = False) -> Table:
     board = game.ruleset.board
-    colours = player_colours(game.ruleset.program.players)
-    nodes = board.graph.nodes
-    if all("column" in nodes[n] and "row" in nodes[n] for n in board.locations):
-        columns = max(nodes[n]["column"] for n in board.locations) + 1
-        table = Table(show_header=False, show_lines=True)
+    players = game.ruleset.program.players
+    colours, marks = player_colours(players), (None if name_owners else player_marks(players))
+    if is_grid(game):
         width = 9
         if name_owners:  # as wide as the longest name of any piece, so the board keeps its width from move to move
             width = max([width] + [len(f"{c.owner} {c.kind}") + 2 * c.face_down for c in game.state.components.values()])
-        for _ in range(columns):
-            table.add_column(justify="center", min_width=width)
-        rows: dict[int, list[str]] = {}
-        for n in board.locations:
-            cell = f"[dim]{escape(n)}[/dim]\n" + stack_text(zones[n], colours, name_owners)
-            rows.setdefault(nodes[n]["row"], [""] * columns)[nodes[n]["column"]] = cell
-        for row in sorted(rows):
-            table.add_row(*rows[row])
-        return table
+        return grid_table(game, {n: f"[dim]{escape(n)}[/dim]\n" + stack_text(zones[n], colours, name_owners, marks)
+                                 for n in board.locations}, width)
     table = Table("location", "pieces (top first)")
     for n in board.locations:
-        table.add_row(escape(n), stack_text(zones[n], colours, name_owners).replace("\n", ", "))
+        table.add_row(escape(n), stack_text(zones[n], colours, name_owners, marks).replace("\n", ", "))
     return table
 
 
@@ -90,8 +92,97 @@ def zones_table(game: Game, zones: dict) -> Table:
     return table
 
 
+# --- a game read through its table description ------------------------------------------------------
+class Look:
+    """How an owner is told apart: their colour and mark, or their name where colour cannot show."""
+
+    def __init__(self, game: Game, view: TableView, colour: bool):
+        players = game.ruleset.program.players
+        self.colours, self.marks, self.colour = player_colours(players, view), player_marks(players, view), colour
+
+    def tag(self, owner: str | None) -> str:
+        """Rich markup put before an owner's pieces: their mark in their colour (their name without colour)."""
+        if not owner:
+            return ""
+        if not self.colour:
+            return escape(owner) + " "
+        return f"[bold {self.colours.get(owner, 'white')}]{escape(self.marks.get(owner, owner))}[/] "
+
+    def player(self, player: str) -> str:
+        if not self.colour:
+            return escape(player)
+        colour = self.colours.get(player, "white")
+        return f"[bold {colour}]{escape(self.marks.get(player, player))}[/] [{colour}]{escape(player)}[/]"
+
+    def runs(self, groups: list[dict]) -> list[str]:
+        """The groups of a stack (top first), one line per run of one owner's: `M 4 warriors, keep`."""
+        lines: list[tuple] = []
+        for group in groups:
+            if lines and lines[-1][0] == group["owner"]:
+                lines[-1][1].append(group["text"])
+            else:
+                lines.append((group["owner"], [group["text"]]))
+        style = (lambda owner: self.colours.get(owner, "white")) if self.colour else (lambda owner: "default")
+        return [f"{self.tag(owner)}[{style(owner)}]{escape(', '.join(texts))}[/]" for owner, texts in lines]
+
+
+def described(console: Console, read: Reading) -> None:
+    """The game through its table description: the turn line and scores, the board, each player's zones."""
+    game, view = read.game, read.view
+    look = Look(game, view, shows_colour(console))
+    status = read.status()
+    if status:
+        console.print(f"[bold]{escape(status)}[/bold]")
+    scores = Table(*(["player"] + [score.label for score in view.scores]), box=None, padding=(0, 2, 0, 0))
+    for row in read.scores():
+        scores.add_row(look.player(row["player"]), *(escape(value) for value in row["values"]))
+    console.print(scores)
+    board = game.ruleset.board
+    grouped = view.stacks == "grouped"
+    if is_grid(game):
+        cells, places = {}, board.locations
+        held = [n for n in places if read.zones[n]]
+        if held and view.zones.empty == "hide":  # only the columns and rows from the first to the last that hold something
+            nodes = board.graph.nodes
+            spans = [(min(nodes[n][axis] for n in held), max(nodes[n][axis] for n in held)) for axis in ("column", "row")]
+            places = [n for n in places if all(low <= nodes[n][axis] <= high
+                                               for axis, (low, high) in zip(("column", "row"), spans))]
+        for n in places:
+            lines = look.runs(read.groups(read.zones[n], grouped)) or ["[dim]·[/dim]"]
+            cells[n] = "\n".join([f"[dim]{escape(read.site(n))}[/dim]"] + [f"[bold]{lines[0]}[/bold]"] + lines[1:])
+        console.print(grid_table(game, cells, 9))
+    elif board.locations:
+        table = Table("location", "pieces (top first)", box=None, padding=(0, 2, 0, 0))
+        for n in board.locations:
+            if read.zones[n] or view.zones.empty == "show":
+                colour = read.site_colour(n) if look.colour else None  # a clearing in its suit's colour
+                site = f"[{colour}]{escape(read.site(n))}[/]" if colour else escape(read.site(n))
+                table.add_row(site, " · ".join(look.runs(read.groups(read.zones[n], grouped))) or "·")
+        console.print(table)
+    table = Table("zone", "contents", show_header=False, box=None, padding=(0, 2, 0, 0))
+    for owner, listed in read.boards():
+        if not listed:
+            continue
+        table.add_row(look.player(owner) if owner else "[bold]table[/bold]" if owner is None else "[bold]more[/bold]", "")
+        for zone in listed:
+            table.add_row("  " + escape(zone), escape(read.zone_text(read.zones[zone])))
+    console.print(table)
+
+
+_told: set[int] = set()  # the rulesets whose table description's problems were said
+
+
 def show(console: Console, game: Game, viewer=None) -> None:
     """The game as `viewer` may see it: a player, None (a spectator: what is public) or EVERYTHING."""
+    view, problems = table_view_of(game.ruleset)
+    if problems and id(game.ruleset) not in _told:  # said once; the game is shown without the description
+        _told.add(id(game.ruleset))
+        console.print("[bold]the table description has problems; the table is shown without it:[/bold]")
+        for problem in problems:
+            console.print(escape(problem.render()), soft_wrap=True)
+    if view is not None:
+        described(console, reading(game, viewer))
+        return
     zones = zones_seen(game, viewer)
     if game.ruleset.board.locations:  # a game without a board shows its zones alone
         console.print(board_table(game, zones, name_owners=not shows_colour(console)))

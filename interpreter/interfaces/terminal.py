@@ -23,13 +23,15 @@ from rich.text import Text
 
 from interpreter.engine.decisions import EVERYTHING, Decision
 from interpreter.interfaces.display import result_sentence, show
+from interpreter.interfaces.table_reading import reading
 from interpreter.play.saves import Autosave, Journal, SaveError, write_save
 
 COMMANDS = ("why", "undo", "save", "show", "help")
 HELP = """\
   NUMBER       the option of that number
   LABEL        the option of that label: the start of each word is enough,
-               in any case (`tr a1` for `tree a1`)
+               in any case (`tr a1` for `tree a1`); a word typed whole
+               goes first (`tr a1` is `tree a1`, not `tree a10`)
   why LABEL    why that option is not offered: the condition of the rules
                that refused it, and where it is written
   undo         back to your previous decision (the moves since are taken back)
@@ -42,7 +44,8 @@ SHOWN_CANDIDATES = 12  # options listed when what was typed could be several
 
 def candidates(text: str, labels: list[str]) -> list[int]:
     """The options `text` may name: the one labelled so (any case), else those whose words start with
-    the words typed (`tr a1` names `tree a1`). A number names the option of that number."""
+    the words typed (`tr a1` names `tree a1`), and of those the ones with the most words typed whole
+    (`work c1` names `workshop c1`, not `workshop c10`). A number names the option of that number."""
     typed = text.lower().split()
     if not typed:
         return []
@@ -53,19 +56,26 @@ def candidates(text: str, labels: list[str]) -> list[int]:
     exact = [i for i, label in enumerate(labels) if label.lower() == wanted]
     if exact:
         return exact[:1]
-    found = []
+    found = {}  # option -> how many of its words were typed whole
     for i, label in enumerate(labels):
         words = label.lower().split()
         if len(typed) <= len(words) and all(word.startswith(part) for part, word in zip(typed, words)):
-            found.append(i)
-    return found
+            found[i] = sum(part == word for part, word in zip(typed, words))
+    most = max(found.values(), default=0)
+    return [i for i, whole in found.items() if whole == most]
 
 
-def options_view(labels: list[str]) -> Columns:
-    """The options numbered, in columns read downwards."""
+def options_view(labels: list[str], texts: list[str | None] | None = None) -> Columns:
+    """The options numbered, in columns read downwards; each label followed by its text in the game's
+    words, where the table description gives one (`[3] c1 c5  c1 fox → c5 rabbit`)."""
     width = len(str(len(labels) - 1))
-    return Columns([Text(f"[{i:>{width}}] {label}") for i, label in enumerate(labels)], column_first=True,
-                   padding=(0, 3))
+    shown = []
+    for i, (label, text) in enumerate(zip(labels, texts or [None] * len(labels))):
+        item = Text(f"[{i:>{width}}] {label}")
+        if text:
+            item.append(f"  {text}", style="dim")
+        shown.append(item)
+    return Columns(shown, column_first=True, padding=(0, 3))
 
 
 def free_path(name: str) -> Path:
@@ -86,12 +96,18 @@ class Session:
 
     def __init__(self, console: Console, journal: Journal, humans: tuple[str, ...], make_bots: Callable,
                  target: Path | None, resume: Callable[[Path], str], show_all: bool = False, holds: bool = False,
-                 ask: Callable[[str], str] = input):
-        self.console, self.journal, self.humans = console, journal, humans
+                 ask: Callable[[str], str] = input, every_move: bool = True):
+        self.console, self.journal, self.humans, self.every_move = console, journal, humans, every_move
+        self.shown = None  # the version of the state last shown
         self.make_bots, self.bots = make_bots, make_bots(journal.game)
         self.target, self.resume, self.show_all, self.ask = target, resume, show_all, ask
         self.saving = Autosave(journal, target, holds=holds) if target is not None or humans else None
         self.viewer = EVERYTHING if show_all else (humans[0] if humans else None)
+
+    def show(self) -> None:
+        """The game as the viewer sees it."""
+        show(self.console, self.game, self.viewer)
+        self.shown = self.game.state.version
 
     @property
     def game(self):
@@ -104,9 +120,12 @@ class Session:
         """Play to the end. On Ctrl-C, SIGTERM or the end of input, the game is saved (see the
         module), then the exception goes on up; a SaveError says a save could not be written."""
         try:
-            show(self.console, self.game, self.viewer)
+            self.show()
             while not self.game.finished:
                 self.turn()
+            if self.shown != self.game.state.version:  # watching bots: the game as it ends
+                self.show()
+            self.say(f"game over after {len(self.game.log)} move(s)")
         except (EOFError, KeyboardInterrupt, SystemError) as stop:
             if isinstance(stop, SystemError):  # Ctrl-C while a signal handler (the watchdog's) was in a
                 if not isinstance(stop.__cause__, KeyboardInterrupt):  # built-in function: CPython wraps it
@@ -147,7 +166,7 @@ class Session:
         if human and decision.player != self.viewer and not self.show_all:  # hot-seat: the next seat
             self.viewer = decision.player
             self.say(f"--- {self.viewer}'s seat ---")
-            show(self.console, game, self.viewer)
+            self.show()
         index = self.ask_person(decision) if human else self.bots[decision.player].choose(decision)
         if index is None:  # a move taken back
             return
@@ -159,26 +178,31 @@ class Session:
             answered = game.last_group if any(d is decision for d, _ in game.last_group) else []
             if not answered:
                 self.console.print(f"[bold]{escape(decision.player)}[/bold] {escape(decision.name)}: (in secret)")
+        read = reading(game, self.viewer) if answered else None  # the options in the game's words, if it says them
         for part, chosen in answered:
             label = part.label(chosen, self.viewer)  # after the choice: a card played face up is known to all
-            self.console.print(f"[bold]{escape(part.player)}[/bold] {escape(part.name)}: {escape(label)}")
-        if game.state.version != version:
-            show(self.console, game, self.viewer)
+            text = read.option_text(part, chosen, label) if read else None
+            self.console.print(f"[bold]{escape(part.player)}[/bold] {escape(part.name)}: {escape(label)}"
+                               + (f" [dim]({escape(text)})[/dim]" if text else ""))
+        if game.state.version != version and self.every_move:
+            self.show()
 
     # --- a person's decision ------------------------------------------------------------------
     def ask_person(self, decision: Decision) -> int | None:
         """The option the person picks (its index), or None when they took a move back."""
         who = f"{' or '.join(decision.group)} (any of you)" if len(decision.group) > 1 else decision.player
         ranged = decision.number_range
+        read = reading(self.game, decision.player)  # the decision in the game's words, if it says them
+        title = read.title(decision) if read else None
         if ranged is not None:
             low, high = ranged
             wanted = f"a number from {low} to {high}" + (", or pass" if len(decision.options) > high - low + 1 else "")
-            self.say(f"{who}, {decision.name}: {wanted}")
+            self.say(f"{who}, {decision.name}: " + (f"{title}: " if title else "") + wanted)
             labels = []
         else:
             labels = decision.labels()
-            self.say(f"{who}, {decision.name}:")
-            self.console.print(options_view(labels))
+            self.say(f"{who}, {decision.name}:" + (f" {title}" if title else ""))
+            self.console.print(options_view(labels, read.option_texts(decision, labels) if read else None))
             wanted = f"a number from 0 to {len(labels) - 1}, the start of an option"
         while True:
             text = " ".join(self.ask(f"{decision.player} > ").split())
@@ -218,7 +242,7 @@ class Session:
         elif command == "why":
             self.explain(rest, decision)
         elif command == "show":
-            show(self.console, self.game, self.viewer)
+            self.show()
         elif command == "save":
             self.save_now(Path(rest).expanduser() if rest else None)
         elif command == "undo":
@@ -256,5 +280,5 @@ class Session:
         taken = len(steps) - back
         self.say(f"  undone: {player}'s `{steps[back][1]}` ({steps[back][2]})"
                  + (f" and the {taken - 1} choice(s) after it" if taken > 1 else ""))
-        show(self.console, game, self.viewer)
+        self.show()
         return True

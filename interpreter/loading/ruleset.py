@@ -41,7 +41,9 @@ class Ruleset:
                 start = self._starting_zone(spec.starts_in, owner)
                 zone = player_zone(start, owner) if self.program.zones[start][0] and owner else start
                 for n in range(1, number + 1):
-                    state.add(Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone))
+                    component = Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone)
+                    component.face_down = spec.face_down
+                    state.add(component)
         for zone in self.program.unordered:  # a bag's components start in no order anybody knows
             state.rng.shuffle(state.zones[zone])
         return state

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from interpreter.content.yaml_source import Locator
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean
+from interpreter.language.statements import ANYTIME
 from interpreter.loading.ruleset import Ruleset
-from interpreter.safety.files import Boundary
+from interpreter.safety.files import Boundary, read_source
 from interpreter.safety.limits import LIMITS
 from interpreter.scenarios.files import NOBODY, Checkpoint, ScenarioFile, parse_scenario_file, with_faction_names
 from interpreter.scenarios.fixtures import with_fixtures
@@ -65,6 +67,7 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
             unknown("player", name, players, *steps)
 
     failed_fixtures = set()
+    words_of: dict[int, set[str]] = {}  # id of a game -> the words its options may hold
     for i, scenario in enumerate(parsed.scenarios):
         try:
             game = with_fixtures(ruleset, *scenario._fixtures) if scenario._fixtures else ruleset
@@ -81,6 +84,9 @@ def check_scenarios(ruleset: Ruleset, path: Path, parsed: ScenarioFile | None = 
         for j, choice in enumerate(scenario.choices):
             if isinstance(choice, dict) and "by" in choice:
                 check_player(choice["by"], "scenarios", i, "choices", j, "by")
+        if id(game) not in words_of:
+            words_of[id(game)] = option_words(game, boundary)
+        found += _choice_problems(game, scenario, words_of[id(game)], locate, i)
         checked = [("position", scenario.position, ("scenarios", i, "position")),
                    ("expect", scenario.expect, ("scenarios", i, "expect"))]
         checked += [("expect", choice.expect, ("scenarios", i, "choices", j, "expect"))
@@ -223,6 +229,94 @@ def shortfalls(needed: dict[tuple, int], totals: dict[str, dict]) -> list[tuple]
             if anyone + taken > everyone:
                 problems.append((kind, anyone + taken, everyone, None))
     return problems
+
+
+_WORD = re.compile(r"[^\s\[\],]+")  # the words of a label: values, or the items of a list `[a, b]`
+_NAME = re.compile(r"[^\W\d][\w.]*")  # a name in the rules: `place`, `eyrie.roost`
+_TEXT = re.compile(r'"((?:[^"\\]|\\.)*)"')  # a text in the rules: `"march"`
+_NUMBER = re.compile(r"-?[0-9]+")
+_COMPONENT = re.compile(r"(?:(\w+)-)?(\w+)-[0-9]+")  # a component's id: `green-boar-2`, `ambush-1`
+_BACK = re.compile(r"(\w+)#[0-9]+")  # a component its decider cannot tell apart: its back, numbered
+
+
+def option_words(game: Ruleset, boundary: Boundary) -> set[str]:
+    """Every word an option of the game may be written with: the names of its kinds, traits, players,
+    locations and zones, the values of its content, and every word of its rules (a text a `choose`
+    picks from, `"march"`, is written there). More than any one decision offers: a word outside it
+    names nothing in the game, and no option is ever labelled with it."""
+    symbols, content = game.program.symbols, game.content
+    words = {"pass", "none", "true", "false", *symbols.kinds, *symbols.traits, *symbols.players,
+             *game.board.locations, *game.program.zones, *symbols.decisions}
+    values = [spec.model_dump() for spec in content.pieces.values()]
+    if content.board is not None:
+        values.append(content.board.model_dump())
+    while values:
+        value = values.pop()
+        if isinstance(value, dict):
+            values += value.values()
+        elif isinstance(value, list):
+            values += value
+        elif isinstance(value, str):  # a property's value, an ability's text...
+            words.update(_written(value), _WORD.findall(value))
+    for path in game.rule_files:
+        words.update(_written(read_source(path, boundary)))
+    return words
+
+
+def _written(source: str) -> set[str]:
+    """The names of a text of the rules, and the words of the texts in it."""
+    return {*_NAME.findall(source), *(w for text in _TEXT.findall(source) for w in _WORD.findall(text))}
+
+
+def _choice_problems(game: Ruleset, scenario, words: set[str], locate: Locator, index: int) -> list:
+    """LX327 for a choice that can never be an option: a word of it names nothing in the game
+    (`place: boar a9` where the board has no a9), or its decision is one the rules never ask."""
+    problems, symbols = [], game.program.symbols
+    for j, choice in enumerate(scenario.choices):
+        if isinstance(choice, Checkpoint):
+            continue
+        named = {k: v for k, v in choice.items() if k != "by"} if isinstance(choice, dict) else {None: choice}
+        if len(named) != 1:  # the run says how to write it
+            continue
+        (decision, label), = named.items()
+        steps = ("scenarios", index, "choices", j) + ((decision,) if decision is not None else ())
+        if decision is not None and not _asked(decision, symbols, words):
+            problems.append(Diagnostic("LX327", f"the rules ask no decision `{decision}`", locate(*steps),
+                                       hint=did_you_mean(decision, symbols.decisions)))
+            continue
+        label = str(label)
+        for word in _WORD.finditer(label):
+            text = word.group()
+            if _known(text, words, game):
+                continue
+            start, block = locate.text(*steps)  # a label written on one line: the word's own place
+            where = start if block or "\n" in label else Position(start.file, start.line, start.column + word.start(),
+                                                                   len(text))
+            shown = f"`{decision}: {label}`" if decision is not None else f"`{label}`"
+            problems.append(Diagnostic("LX327", f"{shown} can never be an option: nothing in the game is named `{text}`",
+                                       where, hint=did_you_mean(text, [*game.board.locations, *symbols.kinds,
+                                                                       *symbols.players])))
+            break
+    return problems
+
+
+def _asked(decision: str, symbols, words: set[str]) -> bool:
+    """Whether the rules may ask `decision`: a `choose`'s, `anytime` (a window's), or one the engine
+    asks of a rule's events, `order_EVENT` (which handler first) or `replace_NAME` (which replacement)."""
+    engine = decision.removeprefix("order_").removeprefix("replace_")
+    return decision in symbols.decisions or decision == ANYTIME or (engine != decision and engine in words)
+
+
+def _known(word: str, words: set[str], game: Ruleset) -> bool:
+    """Whether an option may hold `word`: a word of the game, a number, a component's id or back."""
+    if word in words or _NUMBER.fullmatch(word):
+        return True
+    back = _BACK.fullmatch(word)
+    if back:
+        return back.group(1) in words
+    component = _COMPONENT.fullmatch(word)
+    return bool(component) and component.group(2) in game.content.pieces \
+        and component.group(1) in (None, *game.content.players)
 
 
 def _flow_problems(game: Ruleset, scenario, where, check_player) -> list:

@@ -40,81 +40,109 @@ class Strict(BaseModel):
 
 class StartSpec(Strict):
     """The game starts inside the rules: this procedure call, by this player, instead of `play:`."""
-    call: str
-    by: str | None = None
+    call: str = Field(description='A procedure of the rules and its values: "battle(c5, eyrie)"')
+    by: str | None = Field(None, description="The player who calls it (`you` in it)")
 
 
 class PositionSpec(Strict):
-    variables: dict[str, object] = {}
-    board: dict[str, list[Label]] = {}
-    zones: dict[str, dict[str, dict[str, int | States]]] = {}  # zone -> owner -> kind -> how many (or their states)
-    on_top: dict[str, list[Label]] = {}  # zone -> the components on its top, the first listed on top (a deck's next cards)
-    phase: str | None = None  # the first turn starts at this phase: the phases before it are skipped
-    start: StartSpec | None = None
+    """The position laid out after `setup:`, before `play:`: what it names is emptied first, then filled."""
+    variables: dict[str, object] = Field({}, description="Variables and their values: `{current: purple}`, "
+                                                          "`{vp: {eyrie: 12}}` for one player's")
+    board: dict[str, list[Label]] = Field({}, description="Each location's stack, bottom to top, each component "
+                                                          "`owner kind` (or `kind`): `{a1: [green tree, purple deer]}`")
+    # zone -> owner -> kind -> how many (or their states)
+    zones: dict[str, dict[str, dict[str, int | States]]] = Field(
+        {}, description="For each zone, each owner (`nobody` for shared components), how many of each kind (or a "
+                        "list of their states): `{reserve: {green: {deer: 2}}}`")
+    on_top: dict[str, list[Label]] = Field(
+        {}, description="Components laid on top of zones, the first listed on top (a deck's next cards)")
+    phase: str | None = Field(None, description="The first turn starts at this phase: the phases before it are skipped")
+    start: StartSpec | None = Field(None, description="A procedure call the game starts with, instead of `play:`")
 
 
 class DecisionSpec(Strict):
-    name: str | None = None
-    player: str | None = None
-    options: list[str] | None = None
+    """The decision pending."""
+    name: str | None = Field(None, description="Its name in the rules (`choose ... as NAME`)")
+    player: str | None = Field(None, description="The player who decides")
+    options: list[str] | None = Field(None, description="Every option, in order, as labels: `[boar a2, pass]`")
 
 
 class Expectation(Strict):
-    board: dict[str, list[Label]] = {}
-    zones: dict[str, Counts] = {}
-    values: dict[str, object] = {}
-    decision: DecisionSpec | None = None
-    winner: str | list[str] | None = None  # a player, `draw`, or the players of a shared win
-    ended_by: str | None = None  # "ranking", "draw", "<player> loses", "<player> wins", or the rules' `by` ending
-    scores: dict[str, int] = {}
-    points: dict[str, dict[str, int]] = {}  # player -> reason (`because`) -> the points recorded for it
-    sees: dict[str, dict[str, bool]] = {}  # player -> zone (as written in the rules) -> whether they see its contents
-    refused: str | None = None  # the game refuses to start (this table, these options): words its error says
+    """What must be true: each key checks one thing a player would check at the table."""
+    board: dict[str, list[Label]] = Field({}, description="The exact stack of each location named, bottom to top; "
+                                                          "`[]` for an empty one")
+    zones: dict[str, Counts] = Field({}, description="For each zone and owner, the exact count of each kind "
+                                                     "(`{}`: none at all)")
+    values: dict[str, object] = Field({}, description="Expressions of the rules language, quoted, and their values: "
+                                                      "`{'power(top(d1))': 1}`")
+    decision: DecisionSpec | None = Field(None, description="The decision now pending")
+    winner: str | list[str] | None = Field(None, description="The player who won, `draw`, or the players of a "
+                                                             "shared win")
+    ended_by: str | None = Field(None, description="How the game ended: `ranking`, `draw`, `green wins`, "
+                                                   "`purple loses`, or the ending a rule named")
+    scores: dict[str, int] = Field({}, description="The score of each player named")
+    points: dict[str, dict[str, int]] = Field({}, description="For each player named, the points recorded for each "
+                                                              "reason (`because`): `{marquise: {building: 2}}`")
+    sees: dict[str, dict[str, bool]] = Field({}, description="For each player, zones as written in the rules and "
+                                                             "whether that player sees what they hold")
+    refused: str | None = Field(None, description="The game refuses to start with this table or these options: "
+                                                  "words its error says (`seat vagabond too`); nothing else is checked")
 
 
 class Checkpoint(Strict):
     """An `expect` among the choices: checked there, before the next choice."""
-    expect: Expectation
+    expect: Expectation = Field(description="What must be true at this point")
 
 
 class Fixtures(Strict):
     """Content only a test has: kinds changed as a variant's `overrides` change them, kinds added as
     a content file's `pieces` add them. Checked like content; the game outside the test never has them."""
-    overrides: dict[str, dict[str, object]] = {}
-    pieces: dict[str, object] = {}
+    overrides: dict[str, dict[str, object]] = Field(
+        {}, description="As a variant's: a kind, then each property (or field) and its new value")
+    pieces: dict[str, object] = Field({}, description="Kinds only the test has, written as in a content file")
 
 
 UNTIL = re.compile(r"end of turn|end of phase \w+|event \w+")
 
 
 class Scenario(Strict):
+    """One rule checked as a player would at the table: a position, the choices made, what must follow."""
     model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)
-    name: str
-    rules: list[str] = Field(min_length=1)
-    seed: int = 0
-    players: list[str] | None = None  # who sits at the table, in order (default: every player)
-    setup: bool = True  # false: skip `setup:`, the position lays out what matters
-    rolls: list[int] = []  # the dice results, in order, before the seeded generator takes over
-    options: dict[str, str | int | bool] = {}  # the game's options chosen otherwise than their default
-    until: str | None = Field(None, pattern=UNTIL.pattern)  # after the last choice, play on to this point and stop there
-    fixtures: Fixtures | None = None
-    position: PositionSpec | None = None
-    choices: list[str | Checkpoint | dict[str, str]] = []
-    expect: Expectation
+    name: str = Field(description="What the scenario shows, as a sentence")
+    rules: list[str] = Field(min_length=1, description="The rule IDs it checks (at least one)")
+    seed: int = Field(0, description="The game's seed, for games with `shuffle` or `roll`")
+    players: list[str] | None = Field(None, description="Who sits at the table, in seating order "
+                                                        "[default: the game's table]")
+    setup: bool = Field(True, description="false: skip `setup:`; the position lays out what matters")
+    rolls: list[int] = Field([], description="Dice results, in order, before the seeded generator takes over")
+    options: dict[str, str | int | bool] = Field({}, description="The game's options chosen otherwise than their "
+                                                                  "default: `{ally_deck: C}`")
+    until: str | None = Field(None, pattern=UNTIL.pattern,
+                              description="After the last choice, play on to this point and stop there: `end of "
+                                          "turn`, `end of phase NAME` or `event NAME`")
+    fixtures: Fixtures | None = Field(None, description="Content only this test has")
+    position: PositionSpec | None = Field(None, description="The position to start from [default: the normal start]")
+    choices: list[str | Checkpoint | dict[str, str]] = Field(
+        [], description="The choices to make, in order, each an option's label (`boar a2`), `DECISION: label` "
+                        "(`place: boar a2`), with `by: PLAYER` to check who decides, or `{expect: ...}` checked there")
+    expect: Expectation = Field(description="What must be true afterwards")
     _fixtures: tuple = PrivateAttr(default=())  # (the file, where the fixtures that apply are written in it)
 
 
 class Defaults(Strict):
     """What every scenario of a file starts from, unless it says otherwise."""
-    players: list[str] | None = None
-    setup: bool | None = None
-    position: PositionSpec | None = None
+    players: list[str] | None = Field(None, description="Who sits at the table, in seating order")
+    setup: bool | None = Field(None, description="false: skip `setup:`")
+    position: PositionSpec | None = Field(None, description="A position each scenario's own adds to, location by "
+                                                            "location and zone by zone")
 
 
 class ScenarioFile(Strict):
-    defaults: Defaults | None = None
-    fixtures: Fixtures | None = None  # for every scenario of the file (a scenario's own add to them)
-    scenarios: list[Scenario] = []
+    """A file of scenario tests (`rulesets/<game>/tests/*.yaml`)."""
+    defaults: Defaults | None = Field(None, description="What every scenario of the file starts from")
+    fixtures: Fixtures | None = Field(None, description="Content only the tests have, for every scenario of the "
+                                                        "file (a scenario's own add to them)")
+    scenarios: list[Scenario] = Field([], description="The scenarios")
 
     @model_validator(mode="after")
     def apply_defaults(self):

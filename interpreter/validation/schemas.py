@@ -7,6 +7,7 @@ from pathlib import Path
 from interpreter.agents.rule_of_thumb import PolicyFile
 from interpreter.content.manifest import Manifest
 from interpreter.content.models import ContentFile
+from interpreter.content.table_view import TableView
 from interpreter.scenarios.files import ScenarioFile
 
 SCHEMAS = {
@@ -14,6 +15,7 @@ SCHEMAS = {
     "game": (Manifest, "rulesets/<game>/game.yaml: the manifest of a ruleset"),
     "scenarios": (ScenarioFile, "rulesets/<game>/tests/*.yaml: scenario tests"),
     "bot": (PolicyFile, "rulesets/<game>/bots/*.yaml: a rule-of-thumb bot"),
+    "table": (TableView, "rulesets/<game>/table.yaml: what a game's table shows (docs/tables.md)"),
 }
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from interpreter.agents.rule_of_thumb import Policy, bot_files, read_policy_file
 from interpreter.content.manifest import MANIFEST
+from interpreter.content.table_view import read_table_view
 from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.loading.stages import RulesCompiled, ruleset_of, run_stages
@@ -47,7 +48,7 @@ def check_ruleset(folder: Path) -> tuple[list[Diagnostic], RulesCompiled | None]
         diagnostics += error.diagnostics
         ruleset = None
     else:
-        diagnostics += ruleset.warnings + provisional_notes(ruleset.content)
+        diagnostics += ruleset.warnings + provisional_notes(ruleset.content) + read_table_view(ruleset)[1]
     boundary = stages.boundary if stages is not None else Boundary.of_ruleset(folder)  # one count of the bytes read
     for scenario_file in sorted((folder / "tests").glob("*.yaml")):
         try:

@@ -3,7 +3,7 @@
 In order of preference: the map's own coordinates (`x` and `y` of every location, as its content
 gives them), a grid's columns and rows, and else a layout of the graph: each group of connected
 locations on a circle of its own, in the order a walk along its connections meets them (a ring of
-regions is drawn as a ring), the groups side by side.
+regions is drawn as a ring), the groups side by side, every ring as wide as the widest.
 """
 from __future__ import annotations
 
@@ -30,14 +30,15 @@ def _circles(board: Board) -> dict[str, tuple[float, float]]:
     points, left = {}, 0.0
     undirected = board.graph.to_undirected(as_view=True)
     groups = sorted(nx.connected_components(undirected), key=lambda group: min(map(board.index.get, group)))
+    widest = max((len(group) for group in groups), default=1) / 4
     for group in groups:
         start = min(group, key=board.index.get)
         order = list(nx.dfs_preorder_nodes(undirected, start))  # a ring comes out in its order round
-        radius = max(1.0, len(order) / 4)
+        radius = max(1.0, widest if len(order) > 2 else len(order) / 4)  # every ring as wide: a small one has room
         for i, name in enumerate(order):
             angle = 2 * math.pi * i / len(order) - math.pi / 2
             points[name] = (left + radius + radius * math.cos(angle), radius + radius * math.sin(angle))
-        left += 2 * radius + 1.5
+        left += 2 * radius + max(1.5, widest)
     return points
 
 

@@ -12,7 +12,9 @@ from typing import Callable
 
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import EVERYTHING, Decision
+from interpreter.content.table_view import table_view_of
 from interpreter.interfaces.display import result_sentence
+from interpreter.interfaces.table_reading import Reading
 from interpreter.interfaces.web.clicks import near_misses
 from interpreter.interfaces.web.view import state_of, table_of
 from interpreter.play.game import Game
@@ -38,9 +40,14 @@ class Logged:
         return {SPECTATOR: None, ALL: EVERYTHING}.get(key, key)
 
     def record(self, answered: list[tuple[Decision, int]]) -> None:
+        view, _ = table_view_of(self.game.ruleset)
         for decision, index in answered:  # labelled after the choice: a card played face up is known to all
-            self.log.append({"player": decision.player, "decision": decision.name,
-                             "labels": {key: decision.label(index, self.viewer(key)) for key in self.viewers}})
+            labels = {key: decision.label(index, self.viewer(key)) for key in self.viewers}
+            entry = {"player": decision.player, "decision": decision.name, "labels": labels}
+            if view is not None:  # the option in the game's words, as each viewer may read it
+                entry["texts"] = {key: Reading(self.game, self.viewer(key), view, {}, {}).option_text(decision, index, label)
+                                  for key, label in labels.items()}
+            self.log.append(entry)
 
     def answer(self, index: int, answer: Callable[[int], object]) -> None:
         """Answer the pending decision through `answer` (the game's `choose`, or a journal's), and log it
@@ -58,7 +65,8 @@ class Logged:
         return self.log
 
     def seen_log(self, key: str) -> list[dict]:
-        return [{"player": e["player"], "decision": e["decision"], "label": e["labels"][key]} for e in self.shown()]
+        return [{"player": e["player"], "decision": e["decision"], "label": e["labels"][key],
+                 **({"text": e["texts"][key]} if e.get("texts", {}).get(key) else {})} for e in self.shown()]
 
     def state(self, key: str) -> dict:
         game = self.game

@@ -18,7 +18,8 @@ from __future__ import annotations
 from interpreter.engine.decisions import EVERYTHING, PASS, Decision
 from interpreter.engine.knowledge import back_of, knows
 from interpreter.engine.state import BOX, Component
-from interpreter.interfaces.display import player_colours
+from interpreter.content.table_view import table_view_of
+from interpreter.interfaces.table_reading import Reading, player_colours, player_marks
 from interpreter.interfaces.web.layout import positions
 from interpreter.play.game import Game
 from interpreter.play.visibility import observation
@@ -27,15 +28,20 @@ LISTED_OPTIONS = 2000  # the most options sent to the page (a longer list is cut
 
 
 def board_of(game: Game) -> dict:
-    """The board as the page draws it: its shape, each location's place and attributes, the connections."""
+    """The board as the page draws it: its shape, each location's place and attributes, the connections;
+    with a table description, each location's label and colour."""
     board = game.ruleset.board
     shape, places = positions(board)
     nodes = board.graph.nodes
     shown = {"x", "y", "column", "row"}
+    view, _ = table_view_of(game.ruleset)
+    read = Reading(game, None, view, {}, {}) if view else None  # a location's label and colour are public
     return {
         "shape": shape,
         "locations": [{"name": n, "x": places[n][0], "y": places[n][1],
-                       "attributes": {k: v for k, v in nodes[n].items() if k not in shown}} for n in board.locations],
+                       "attributes": {k: v for k, v in nodes[n].items() if k not in shown},
+                       **({"label": read.site(n), "colour": read.site_colour(n)} if read else {})}
+                      for n in board.locations],
         "connections": sorted({(min(a, b, key=board.index.get), max(a, b, key=board.index.get), kind)
                                for a, b, kind in board.graph.edges(keys=True) if a != b}),
     }
@@ -73,29 +79,36 @@ def value_targets(game: Game, value, viewer) -> list[str]:
     return []
 
 
-def options_of(game: Game, decision: Decision, viewer) -> dict:
-    """The options of `decision` for a viewer who may answer it: each label with the targets of each value."""
+def options_of(game: Game, decision: Decision, viewer, read: Reading | None = None) -> dict:
+    """The options of `decision` for a viewer who may answer it: each label with the targets of each value,
+    and its text in the game's words where the table description (`read`) gives one."""
     if decision.number_range is not None:
         low, high = decision.number_range
         return {"range": {"from": low, "to": high, "or_pass": len(decision.options) > high - low + 1}}
     labels = decision.labels(viewer)
+    texts = read.option_texts(decision, labels, LISTED_OPTIONS) if read else []
     options = []
     for index, option in enumerate(decision.options[:LISTED_OPTIONS]):
         values = [] if option is PASS else option
         options.append({"index": index, "label": labels[index],
-                        "targets": [value_targets(game, v, viewer) for v in values]})
+                        "targets": [value_targets(game, v, viewer) for v in values],
+                        **({"text": texts[index]} if read and texts[index] else {})})
     return {"options": options, "cut": max(0, len(decision.options) - LISTED_OPTIONS)}
 
 
-def decision_of(game: Game, viewer) -> dict | None:
+def decision_of(game: Game, viewer, read: Reading | None = None) -> dict | None:
     """The pending decision as `viewer` sees it: who decides and, if they may answer it, its options."""
     decision = game.decision
     if decision is None:
         return None
     seen = {"name": decision.name, "player": decision.player, "group": list(decision.group), "yours": False}
+    if read and read.title(decision):
+        seen["title"] = read.title(decision)
     if viewer is EVERYTHING or decision.may_answer(viewer):
         seen["yours"] = True
-        seen.update(options_of(game, decision, decision.player if viewer is EVERYTHING else viewer))
+        deciding = decision.player if viewer is EVERYTHING else viewer
+        seen.update(options_of(game, decision, deciding, read and Reading(game, deciding, read.view, read.zones,
+                                                                            read.variables)))
     return seen
 
 
@@ -103,14 +116,18 @@ def table_of(game: Game) -> dict:
     """What does not depend on the viewer: the game's title, players and their colours, the board.
     Not its seed: a seed deals every hand and orders every deck."""
     ruleset = game.ruleset
+    view, _ = table_view_of(ruleset)
     return {"title": ruleset.manifest.title or ruleset.name, "game": ruleset.name,
-            "players": list(game.players), "colours": player_colours(ruleset.program.players),
-            "board": board_of(game)}
+            "players": list(game.players), "colours": player_colours(ruleset.program.players, view),
+            "marks": player_marks(ruleset.program.players, view), "board": board_of(game),
+            "scores": [score.label for score in view.scores] if view else None}
 
 
 def state_of(game: Game, viewer) -> dict:
     """The game now, as `viewer` sees it: each zone a list of components (bottom first) or
-    {"hidden": count}, the variables it may know, the pending decision."""
+    {"hidden": count}, the variables it may know, the pending decision. With a table description
+    (`table`): the turn line, the scores, each board's zones, each location's stack read in the game's
+    words (`stacks`), and a card's text beside its kind."""
     if viewer is EVERYTHING:
         zones = {zone: [{"id": c.id, "kind": c.kind, "owner": c.owner, "props": c.props,
                          **({"face_down": True} if c.face_down else {})} for c in items]
@@ -120,5 +137,16 @@ def state_of(game: Game, viewer) -> dict:
         seen = observation(game, viewer)
         zones, variables = seen["zones"], seen["variables"]
     zones.pop(BOX, None)
+    view, _ = table_view_of(game.ruleset)
+    read = Reading(game, viewer, view, zones, variables) if view else None
+    described = {}
+    if read:
+        grouped = view.stacks == "grouped"
+        described = {"table": {"status": read.status(), "scores": read.scores(), "boards": read.boards()},
+                     "stacks": {n: read.groups(zones[n], grouped) for n in game.ruleset.board.locations}}
+        for items in zones.values():
+            for item in items if isinstance(items, list) else ():
+                if "kind" in item and read.piece_text(item) != item["kind"]:
+                    item["text"] = read.piece_text(item)
     return {"turns": game.state.turns, "zones": plain(game, zones, viewer), "variables": plain(game, variables, viewer),
-            "decision": decision_of(game, viewer)}
+            "decision": decision_of(game, viewer, read), **described}

@@ -48,6 +48,17 @@ function colour(owner) {
   return CSS_COLOURS[named] || named;
 }
 
+// An owner's mark (a letter), shown beside their colour so that colour is never the only cue.
+function mark(owner) {
+  return (owner && table.marks && table.marks[owner]) || "";
+}
+
+function badge(owner) {
+  const made = element("span", { class: "mark", title: owner || "" }, mark(owner));
+  made.style.background = colour(owner);
+  return made;
+}
+
 function seatName(key) {
   if (key === "(all)") return "all (debug)";
   if (key === "(spectator)") return "spectator";
@@ -85,9 +96,12 @@ function drawBoard() {
   if (!locations.length) { board.setAttribute("hidden", ""); return; }
   for (const place of locations) places[place.name] = place;
   cell = 12;
-  for (const a of locations) for (const b of locations) {
-    if (a !== b) cell = Math.min(cell, Math.hypot(a.x - b.x, a.y - b.y));
+  for (const a of locations) {  // each location as large as the room round it allows (a grid's squares alike)
+    a.cell = 20;
+    for (const b of locations) if (a !== b) a.cell = Math.min(a.cell, Math.hypot(a.x - b.x, a.y - b.y));
+    cell = Math.min(cell, a.cell);
   }
+  if (table.board.shape !== "graph") for (const a of locations) a.cell = cell;
   const lines = element("g", { class: "connections" }, null, SVG);
   for (const [from, to, kind] of table.board.connections) {
     const a = places[from], b = places[to];
@@ -99,18 +113,25 @@ function drawBoard() {
     const group = element("g", { class: "location", "data-targets": `loc:${place.name}`, "data-location": place.name }, null, SVG);
     const title = Object.entries(place.attributes).map(([k, v]) => `${k}: ${v}`).join("\n");
     group.append(element("title", {}, `${place.name}${title ? "\n" + title : ""}`, SVG));
+    let shape;
+    const size = place.cell;
     if (table.board.shape === "grid") {
-      const side = cell * 0.94;
-      group.append(element("rect", { class: "shape", x: place.x - side / 2, y: place.y - side / 2, width: side, height: side, rx: .6 }, null, SVG));
+      const side = size * 0.94;
+      shape = element("rect", { class: "shape", x: place.x - side / 2, y: place.y - side / 2, width: side, height: side, rx: .6 }, null, SVG);
     } else {
-      group.append(element("circle", { class: "shape", cx: place.x, cy: place.y, r: cell * 0.45 }, null, SVG));
+      shape = element("circle", { class: "shape", cx: place.x, cy: place.y, r: size * 0.45 }, null, SVG);
     }
-    group.append(element("text", { class: "name", x: place.x - cell * 0.42, y: place.y - cell * 0.3 }, place.name, SVG));
+    if (place.colour) shape.style.fill = place.colour;  // the table description's colour: a clearing's suit
+    group.append(shape);
+    const label = place.label || place.name;
+    group.append(element("text", { class: "name", x: place.x, y: place.y - size * 0.3, "text-anchor": "middle",
+                                   "font-size": Math.min(1.6, (size * 0.9 * 1.8) / Math.max(6, label.length)) }, label, SVG));
     group.append(element("g", { class: "pieces" }, null, SVG));
     board.append(group);
   }
-  const bottom = Math.max(...locations.map((p) => p.y)) + cell * 0.6 + 2;
-  board.setAttribute("viewBox", `0 0 100 ${Math.min(100, bottom)}`);
+  const top = Math.min(0, ...locations.map((p) => p.y - p.cell * 0.5 - 1));
+  const bottom = Math.max(...locations.map((p) => p.y + p.cell * 0.6)) + 2;
+  board.setAttribute("viewBox", `0 ${top} 100 ${Math.min(100, bottom) - top}`);
 }
 
 function pieceName(seen) {
@@ -122,7 +143,8 @@ function grouped(items) {
   const groups = [];
   for (const seen of items) {
     const last = groups[groups.length - 1];
-    if (last && pieceName(last.seen) === pieceName(seen) && last.seen.owner === seen.owner && !!last.seen.face_down === !!seen.face_down) {
+    if (last && pieceName(last.seen) === pieceName(seen) && last.seen.text === seen.text && last.seen.owner === seen.owner
+        && !!last.seen.face_down === !!seen.face_down) {
       last.count += 1;
       if (seen.id) last.ids.push(seen.id);
     } else {
@@ -136,13 +158,23 @@ function componentTargets(ids, seen, where) {
   return [...ids.map((id) => `comp:${id}`), ...(seen.kind ? [`kind:${seen.kind}`] : []), where].join(" ");
 }
 
-function drawPieces(zones) {
+// A location's stacks, top first: the server's, read through the table description, else alike
+// neighbours counted here.
+function stacksOf(seen, name) {
+  if (seen.stacks) return seen.stacks[name].map((g) => ({ seen: g, count: g.count, ids: g.ids, text: g.text }));
+  const items = Array.isArray(seen.zones[name]) ? seen.zones[name] : [];
+  return grouped(items).reverse().map((stack) => {
+    const named = stack.seen.face_down ? `(${pieceName(stack.seen)})` : pieceName(stack.seen);
+    return { ...stack, text: `${stack.count > 1 ? stack.count + "× " : ""}${named}` };
+  });
+}
+
+function drawPieces(seenState) {
   for (const group of document.querySelectorAll("#board .location")) {
     const name = group.dataset.location, place = places[name], layer = group.querySelector(".pieces");
     layer.replaceChildren();
-    const items = Array.isArray(zones[name]) ? zones[name] : [];
-    const stacks = grouped(items).reverse();  // top first
-    const width = cell * 0.84, height = Math.min(2.1, (cell * 0.62) / Math.max(1, stacks.length));
+    const stacks = stacksOf(seenState, name), room = place.cell;
+    const width = room * 0.84, height = Math.min(2.1, (room * 0.62) / Math.max(1, stacks.length));
     stacks.forEach((stack, i) => {
       const seen = stack.seen;
       const piece = element("g", {
@@ -150,33 +182,52 @@ function drawPieces(zones) {
         "data-targets": componentTargets(stack.ids, seen, `loc:${name}`),
         "data-kind": pieceName(seen), "data-owner": seen.owner || "",
       }, null, SVG);
-      const y = place.y - cell * 0.2 + i * height;
-      piece.append(element("rect", { x: place.x - width / 2, y, width, height: height * 0.92, rx: .4, fill: colour(seen.owner) }, null, SVG));
-      const text = `${stack.count > 1 ? stack.count + "× " : ""}${seen.face_down ? "(" + pieceName(seen) + ")" : pieceName(seen)}`;
-      piece.append(element("text", { x: place.x - width / 2 + .5, y: y + height * 0.7, "font-size": Math.min(1.5, height * 0.75) }, text, SVG));
-      piece.append(element("title", {}, [seen.owner, seen.kind || seen.back, ...stack.ids].filter(Boolean).join(" "), SVG));
+      const y = place.y - room * 0.2 + i * height, left = place.x - width / 2, size = Math.min(1.5, height * 0.75);
+      piece.append(element("rect", { x: left, y, width, height: height * 0.92, rx: .4, fill: colour(seen.owner) }, null, SVG));
+      let textLeft = left + .5;
+      if (mark(seen.owner)) {  // the owner's mark on a white disc: a cue besides the colour
+        const r = height * 0.36;
+        piece.append(element("circle", { class: "mark", cx: left + r + .25, cy: y + height * 0.46, r }, null, SVG));
+        piece.append(element("text", { class: "mark", x: left + r + .25, y: y + height * 0.46 + size * 0.35,
+                                       "text-anchor": "middle", "font-size": size }, mark(seen.owner), SVG));
+        textLeft = left + 2 * r + .6;
+      }
+      const fits = Math.max(3, Math.floor((left + width - textLeft) / (size * 0.55)));  // characters the piece holds
+      const text = stack.text.length > fits ? stack.text.slice(0, fits - 1) + "…" : stack.text;
+      piece.append(element("text", { x: textLeft, y: y + height * 0.7, "font-size": size }, text, SVG));
+      piece.append(element("title", {}, [stack.text, seen.owner, ...stack.ids].filter(Boolean).join("\n"), SVG));
       layer.append(piece);
     });
   }
 }
 
 // ---- the zones off the board: hands as cards ---------------------------------------------------
-function drawZones(zones) {
+function drawZones(zones, described) {
   const byOwner = new Map([["table", []]]);
   for (const player of table.players) byOwner.set(player, []);
-  for (const [zone, items] of Object.entries(zones)) {
-    if (zone in places) continue;
-    const owner = zone.includes("/") ? zone.split("/")[1] : "table";
-    if (!byOwner.has(owner)) byOwner.set(owner, []);
-    byOwner.get(owner).push([zone, items]);
+  if (described) {  // the boards the table description makes: each player's zones, then the table's
+    byOwner.clear();
+    for (const [owner, listed] of described.boards) {
+      byOwner.set(owner === null ? "table" : owner === "" ? "more" : owner, listed.map((zone) => [zone, zones[zone]]));
+    }
+  } else {
+    for (const [zone, items] of Object.entries(zones)) {
+      if (zone in places) continue;
+      const owner = zone.includes("/") ? zone.split("/")[1] : "table";
+      if (!byOwner.has(owner)) byOwner.set(owner, []);
+      byOwner.get(owner).push([zone, items]);
+    }
   }
   const box = $("zones");
   box.replaceChildren();
   for (const [owner, list] of byOwner) {
     if (!list.length) continue;
     const panel = element("div", { class: "owner", "data-owner": owner });
-    panel.style.borderTop = `4px solid ${owner === "table" ? "#999" : colour(owner)}`;
-    panel.append(element("h3", {}, owner === seat ? `${owner} (you)` : owner));
+    const player = table.players.includes(owner);
+    panel.style.borderTop = `4px solid ${player ? colour(owner) : "#999"}`;
+    const heading = element("h3", {}, owner === seat ? `${owner} (you)` : owner);
+    if (player && mark(owner)) heading.prepend(badge(owner), " ");
+    panel.append(heading);
     const empty = [];
     for (const [zone, items] of list) {
       const name = zone.split("/")[0];
@@ -194,8 +245,9 @@ function drawZones(zones) {
             class: `card${seen.id ? "" : " back"}${seen.face_down ? " face-down" : ""}`,
             "data-targets": componentTargets(ids, seen, `zone:${zone}`),
             title: ids.length ? ids.join(" ") + props : "face down",
-          }, (count > 1 ? `${count}× ` : "") + pieceName(seen));
+          }, (count > 1 ? `${count}× ` : "") + (seen.text || pieceName(seen)));
           card.style.borderColor = colour(seen.owner);
+          if (seen.owner && seen.owner !== owner && mark(seen.owner)) card.prepend(badge(seen.owner), " ");
           cards.append(card);
         }
       }
@@ -214,6 +266,25 @@ function drawVariables(variables) {
     return row;
   });
   $("variables").replaceChildren(...rows);
+}
+
+// The scores of each player, as the table description lists them.
+function drawScores(described) {
+  const box = $("scores");
+  box.replaceChildren();
+  box.hidden = !(described && table.scores && table.scores.length);
+  if (box.hidden) return;
+  const head = element("tr");
+  head.append(element("th", {}, "player"), ...table.scores.map((label) => element("th", {}, label)));
+  box.append(head);
+  for (const row of described.scores) {
+    const line = element("tr", { "data-player": row.player });
+    const name = element("td", { class: "player" });
+    name.append(badge(row.player), " ", row.player);
+    name.style.color = colour(row.player);
+    line.append(name, ...row.values.map((value) => element("td", {}, value)));
+    box.append(line);
+  }
 }
 
 // ---- the decision, and answering it by clicks ---------------------------------------------------
@@ -303,7 +374,7 @@ function drawDecision(decision) {
     $("asked").textContent = table.mode === "replay" ? "" : `waiting for ${who}: ${decision.name}`;
     return;
   }
-  $("asked").textContent = `${who}, ${decision.name}:`;
+  $("asked").textContent = `${who}, ${decision.name}:` + (decision.title ? ` ${decision.title}` : "");
   if (decision.range) {
     $("range").hidden = false;
     $("number").min = decision.range.from;
@@ -313,7 +384,8 @@ function drawDecision(decision) {
   }
   for (const option of decision.options) {
     const item = element("li", { "data-index": option.index });
-    const button = element("button", {}, option.label);
+    const button = element("button", {}, option.text || option.label);
+    if (option.text) button.append(" ", element("code", { class: "label" }, option.label));
     button.addEventListener("click", () => choose(option.index));
     item.append(button);
     $("options").append(item);
@@ -348,14 +420,16 @@ function show(seen) {
   state = seen;
   picks = [];
   $("debug-banner").hidden = seat !== "(all)" || table.mode === "replay";
-  $("turns").textContent = `turn ${seen.turns}`;
-  if (table.board.locations.length) drawPieces(seen.zones);
-  drawZones(seen.zones);
+  $("turns").textContent = seen.table && seen.table.status ? seen.table.status : `turn ${seen.turns}`;
+  drawScores(seen.table);
+  if (table.board.locations.length) drawPieces(seen);
+  drawZones(seen.zones, seen.table);
   drawVariables(seen.variables);
   drawDecision(seen.decision);
   markCandidates();
   const log = $("log");
-  log.replaceChildren(...seen.log.map((entry, i) => element("li", { "data-step": i + 1 }, `${entry.player} ${entry.decision}: ${entry.label}`)));
+  log.replaceChildren(...seen.log.map((entry, i) => element("li", { "data-step": i + 1 },
+    `${entry.player} ${entry.decision}: ${entry.label}` + (entry.text ? ` (${entry.text})` : ""))));
   log.scrollTop = log.scrollHeight;
   $("result").hidden = !seen.result;
   $("result").textContent = seen.result || "";
