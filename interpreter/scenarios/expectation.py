@@ -3,6 +3,8 @@ decision pending, the winner, scores, points and what each player sees."""
 from __future__ import annotations
 
 from interpreter.diagnostics.errors import LudolexError
+from interpreter.engine.knowledge import knows
+from interpreter.engine.state import Component
 from interpreter.play.game import Game
 from interpreter.play.visibility import can_see
 from interpreter.scenarios import ScenarioFailure
@@ -100,8 +102,12 @@ def check_expectation(game: Game, expect: Expectation) -> None:
             value = _evaluated(game, source, problems)
             if value is _UNREADABLE:
                 continue
+            if isinstance(value, Component):  # one component: whether the player can tell which it is
+                if knows(game.runtime, player, value) != visible:
+                    problems.append(f"{player} should {'' if visible else 'not '}know which component {source} is")
+                continue
             if not isinstance(value, str):
-                problems.append(f"{source}: `sees` names a zone, but this gives {value!r}")
+                problems.append(f"{source}: `sees` names a zone or a component, but this gives {value!r}")
                 continue
             if can_see(game, value, player) != visible:
                 problems.append(f"{player} should {'' if visible else 'not '}see what {source} holds")
