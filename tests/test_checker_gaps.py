@@ -95,13 +95,13 @@ def test_a_function_named_without_its_arguments(tmp_path):
 
 def test_a_bot_reads_a_number_as_a_player(tmp_path):
     bot = "all:\n  put: size(supply(stones(you)))\n"
-    assert errors(toy(tmp_path, bot=bot)) == [("LX323", 2, 8)]  # at the entry
+    assert errors(toy(tmp_path, bot=bot)) == [("LX323", 2, 8 + bot.split("put: ")[1].index("stones"))]  # at the number
 
 
 def test_a_bot_gives_a_number_to_a_parameter_read_as_a_player(tmp_path):
     bot = "all:\n  put: left(stones(you))\n"
     game = toy(tmp_path, more="function left(p) = size(supply(p))\n", bot=bot)
-    assert errors(game) == [("LX323", 2, 8)]
+    assert errors(game) == [("LX323", 2, 8 + bot.split("put: ")[1].index("stones"))]
 
 
 def test_a_branch_of_a_conditional_that_cannot_go_where_its_value_goes(tmp_path):
@@ -110,7 +110,7 @@ def test_a_branch_of_a_conditional_that_cannot_go_where_its_value_goes(tmp_path)
     then = 'let n = (if you = red then 1 else "x") - 2'
     assert errors(toy(tmp_path / "rules", then)) == [("LX323", 6, 8 + then.index('"x"') + 1)]
     bot = 'all:\n  put: if top(s) = none then 1 else "x"\n'
-    assert errors(toy(tmp_path / "bot", bot=bot)) == [("LX323", 2, 8)]
+    assert errors(toy(tmp_path / "bot", bot=bot)) == [("LX323", 2, 8 + bot.split("put: ")[1].index('"x"'))]
     fine = 'let n = (if you = red then [s] else none) + [s]'  # a list, or none: `+` of two lists
     assert errors(toy(tmp_path / "fine", fine)) == []
 

@@ -180,10 +180,25 @@ def test_each_shipped_game_reads_through_a_clean_table_description(game):
 
 
 def test_the_example_of_the_documentation_is_a_clean_description_of_root(tmp_path):
-    """docs/tables.md shows part of Root's description: it reads, and names only what Root has."""
+    """docs/tables.md shows part of Root's description, and a faction's part: each reads, and names
+    only what Root has."""
     docs = (Path(__file__).resolve().parent.parent / "docs" / "tables.md").read_text()
-    example = re.search(r"```yaml\n# rulesets/root/table.yaml \(part of it\)\n(.*?)```", docs, re.S).group(1)
-    (tmp_path / "table.yaml").write_text(example)
-    document = read_yaml(tmp_path / "table.yaml")
-    view = TableView.model_validate(document)
-    assert name_problems(view, document, "table.yaml", load("root")) == []
+    examples = re.findall(r"```yaml\n# rulesets/root/table[^\n]*\n(.*?)```", docs, re.S)
+    assert len(examples) == 2
+    for example in examples:
+        (tmp_path / "table.yaml").write_text(example)
+        document = read_yaml(tmp_path / "table.yaml")
+        view = TableView.model_validate(document)
+        assert name_problems(view, document, "table.yaml", load("root")) == []
+
+
+def test_a_faction_s_part_is_read_only_where_the_game_has_the_faction(tmp_path):
+    root = Path(__file__).resolve().parent.parent / "rulesets" / "root"
+    view, problems = read_table_view(load(root))
+    assert problems == [] and "eyrie" in view.zones.player and "roost" in view.pieces
+    assert view.decisions["move"].phase == {"alliance": "evening", "eyrie": "daylight", "marquise": "daylight"}
+    (tmp_path / "no_eyrie").mkdir()
+    (tmp_path / "no_eyrie" / "game.yaml").write_text(f"name: no_eyrie\nbase: {root}\nremove: [eyrie.rules, eyrie.yaml]\n")
+    view, problems = read_table_view(load(tmp_path / "no_eyrie"))
+    assert problems == [] and "eyrie" not in view.zones.player and "roost" not in view.pieces
+    assert view.decisions["move"].phase == {"alliance": "evening", "marquise": "daylight"}

@@ -7,6 +7,11 @@ Nothing in it runs: a template is text with `{field}` or `{field.attribute}` put
 fields its place allows, each checked when the file is read. What it shows is what the seat already
 sees (the interfaces fill it from the seat's observation), so a description cannot reveal anything.
 A variant without a table description of its own uses its base's.
+
+A faction's part of the description is a file of its own, `table/FACTION.yaml` beside `table.yaml`
+(its zones, pieces, decisions, mark), read only where the game has that player: a variant that
+removes the faction leaves its part out with it. Parts add to the description: lists are extended,
+maps merged, and a value a part gives replaces the one before.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean
 
 TABLE_FILE = "table.yaml"
+PARTS_FOLDER = "table"  # a faction's part: `table/FACTION.yaml`
 FIELD = re.compile(r"\{([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\}")
 Template = str | list[str]  # a text, or its parts: a part with a field that has no value is left out
 BOARD = "board"  # `count: board`: every location of the board
@@ -127,10 +133,23 @@ def table_file(ruleset) -> Path | None:
 
 
 def read_table_view(ruleset) -> tuple[TableView | None, list[Diagnostic]]:
-    """The ruleset's table description (None if it has none, or one with errors), and its errors."""
+    """The ruleset's table description (None if it has none, or one with errors), with the parts of
+    the factions the game has, and their errors."""
     path = table_file(ruleset)
     if path is None:
         return None, []
+    players = set(ruleset.program.symbols.players)
+    parts = [p for p in sorted((path.parent / PARTS_FOLDER).glob("*.yaml")) if p.stem in players]
+    merged, problems = {}, []
+    for file in [path, *parts]:
+        view, found = _read_one(file, ruleset)
+        problems += found
+        if view is not None:
+            merged = _merged(merged, view.model_dump(exclude_unset=True))
+    return (None if problems else TableView.model_validate(merged)), problems
+
+
+def _read_one(path: Path, ruleset) -> tuple[TableView | None, list[Diagnostic]]:
     try:
         document = read_yaml(path, ruleset.boundary)
     except LudolexError as error:
@@ -143,6 +162,16 @@ def read_table_view(ruleset) -> tuple[TableView | None, list[Diagnostic]]:
         return None, schema_diagnostics(error, document, str(path), TableView)
     problems = name_problems(view, document, str(path), ruleset)
     return (None if problems else view), problems
+
+
+def _merged(before, after):
+    """`after` added to `before`: lists extended, maps merged key by key, any other value replaced."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return {**before, **{key: _merged(before[key], value) if key in before else value
+                             for key, value in after.items()}}
+    if isinstance(before, list) and isinstance(after, list):
+        return before + after
+    return after
 
 
 _views: dict[int, tuple] = {}  # id(ruleset) -> (ruleset, view, problems)
