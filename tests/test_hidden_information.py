@@ -249,3 +249,41 @@ def test_a_kind_may_start_face_down_so_no_seat_sees_another_s_before_any_rule_ru
     assert "red-bomb-1" not in json.dumps(observation(game, "blue"))
     assert "red-bomb-1" in json.dumps(observation(game, "red"))  # its owner knows it
     assert "red-snare-1" in json.dumps(observation(game, "blue"))  # a kind not said face down starts face up
+
+
+SHOWN_RULES = """
+zone deck hidden
+zone hand per player private
+play:
+    turn red:
+        move top(deck) to hand(red)
+        move top(deck) to hand(red)
+        choose c in pieces(hand(red)) as show
+        reveal c to blue
+    turn blue:
+        choose x in pieces(hand(red)) as guess
+    turn red:
+        move pieces(hand(red)) to deck
+        choose y in pieces(deck) as last by blue
+    draw
+"""
+SHOWN_CONTENT = """
+players: [red, blue]
+board:
+  grid: {columns: 1, rows: 1, connections: [orthogonal]}
+pieces:
+  card: {count: 4, starts_in: deck, back: card}
+"""
+
+
+def test_a_card_of_a_hand_revealed_to_one_player_is_known_to_them_alone_until_it_moves_out_of_sight(tmp_path):
+    game = Game(toy(tmp_path, SHOWN_RULES, SHOWN_CONTENT))
+    shown = game.decision.labels()[1]
+    game.choose(shown)
+    assert observation(game, "blue")["zones"]["hand/red"] == {"hidden": 2, "shown": [
+        {"id": shown, "kind": "card", "owner": None, "props": {}}]}
+    assert observation(game, None)["zones"]["hand/red"] == {"hidden": 2}  # a spectator was shown nothing
+    assert sorted(game.decision.labels()) == sorted([shown, "card#1"])  # blue tells the shown card apart only
+    game.choose("card#1")
+    assert game.decision.name == "last" and "card#" in " ".join(game.decision.labels())
+    assert shown not in game.decision.labels()  # into the deck, where blue cannot see it go: lost track

@@ -3,7 +3,8 @@
 A player sees the board, public zones, their own private zones and the zones revealed to them
 this turn. In a zone they see, a component face up is known to everybody; face down, it is
 known to its owner (unless its kind says `known: nobody`) and to the players it was revealed
-to. Everyone else sees only its back. `None` stands for a spectator, who sees only what is public.
+to. Everyone else sees only its back. In a zone they do not see, they know only the components
+revealed to them, until the component moves where they cannot see or its zone is shuffled. `None` stands for a spectator, who sees only what is public.
 One player's copy of a per-player zone may be seen otherwise than its zone (`public hand(blue)`).
 """
 from __future__ import annotations
@@ -28,9 +29,10 @@ def sees_zone(rt, player: str | None, zone: str) -> bool:
 
 
 def knows(rt, player: str | None, component: Component) -> bool:
-    """Whether `player` can tell which component this is (its kind, id and properties)."""
+    """Whether `player` can tell which component this is (its kind, id and properties): in a zone
+    they do not see, only one shown to them (`reveal CARD to PLAYER`: a card of another's hand)."""
     if not sees_zone(rt, player, component.zone):
-        return False
+        return player is not None and player in component.known_to
     if not component.face_down:
         return True
     if player is None:

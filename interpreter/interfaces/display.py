@@ -82,7 +82,9 @@ def zones_table(game: Game, zones: dict) -> Table:
         if zone in game.ruleset.board.index or zone == "box":
             continue
         if isinstance(items, dict):
-            table.add_row(escape(zone), escape(f"{items['hidden']} hidden" if items["hidden"] else "empty"))
+            shown = ", ".join(seen["kind"] for seen in items.get("shown", []))
+            hidden = f"{items['hidden']} hidden" if items["hidden"] else "empty"
+            table.add_row(escape(zone), escape(f"{hidden} (shown to you: {shown})" if shown else hidden))
             continue
         counts: dict[str, int] = {}
         for seen in items:

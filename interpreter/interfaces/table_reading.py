@@ -141,7 +141,9 @@ class Reading:
 
     def zone_text(self, items) -> str:
         if isinstance(items, dict):
-            return f"{items['hidden']} hidden" if items["hidden"] else "empty"
+            shown = ", ".join(g["text"] for g in self.groups(items.get("shown", []), True))
+            hidden = f"{items['hidden']} hidden" if items["hidden"] else "empty"
+            return f"{hidden} (shown to you: {shown})" if shown else hidden
         texts = [g["text"] for g in self.groups(items, True)]
         return ("; " if any(", " in text for text in texts) else ", ").join(texts) or "empty"
 

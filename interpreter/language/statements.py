@@ -14,6 +14,7 @@ from interpreter.diagnostics.diagnostic import Position
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import LONGEST_RANGE, PASS, Decision, NumberRange, Simultaneous, render_value
+from interpreter.engine.knowledge import sees_zone
 from interpreter.engine.reasons import reason_name
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
@@ -350,6 +351,8 @@ def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, fa
             land_at_random(rt, component)
         if face_down is not None:
             component.face_down, component.known_to = face_down, frozenset()
+        elif component.known_to:  # shown to some: they lose track of it where they cannot see it go
+            component.known_to = frozenset(p for p in component.known_to if sees_zone(rt, p, destination))
     rt.settle()
     if announced and group:
         return [list(group), origins.pop() if len(origins) == 1 else None, destination]

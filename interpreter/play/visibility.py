@@ -1,6 +1,7 @@
 """What one player may observe of a game: exactly what they could see or know at the table.
 
-Zones they cannot see show only how many components they hold. In the zones they see, a
+Zones they cannot see show only how many components they hold, and those revealed to them
+(`{"hidden": 3, "shown": [...]}`). In the zones they see, a
 component they know shows its id, kind, owner and properties; one they cannot tell apart (face
 down) shows only its back and owner. Variables declared `per player private` show only the
 player's own value. Decision options are listed for the decider alone (or the players of a group
@@ -46,6 +47,9 @@ def observation(game: Game, player: str | None) -> dict:
             zones[zone] = [component_seen(game, c, player) for c in items]
         else:
             zones[zone] = {"hidden": len(items)}
+            shown = [component_seen(game, c, player) for c in items if player in c.known_to]
+            if shown:  # what was revealed to this player alone (a card of another's hand)
+                zones[zone]["shown"] = shown
     decision = game.decision
     return {
         "player": player,

@@ -238,6 +238,9 @@ function drawZones(zones, described) {
       const cards = element("div", { class: "cards" });
       if (!Array.isArray(items)) {
         cards.append(element("span", { class: "hidden-count" }, `${items.hidden} hidden`));
+        for (const seen of items.shown || []) {  // revealed to this seat alone
+          cards.append(element("span", { class: "card shown", title: seen.id }, `shown to you: ${seen.text || pieceName(seen)}`));
+        }
       } else {
         for (const { seen, count, ids } of grouped(items)) {
           const props = seen.props && Object.keys(seen.props).length ? "\n" + JSON.stringify(seen.props) : "";
