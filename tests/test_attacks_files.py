@@ -454,7 +454,7 @@ def test_a_scenario_expecting_what_a_player_sees_of_an_unknown_name_or_a_number_
     assert sorted((d.code, d.position.line) for d in problems) == [("LX302", 6), ("LX327", 7)], problems
     with pytest.raises(ScenarioFailure) as failed:
         run_scenario(load_ruleset(game), load_scenarios(scenario)[0].scenario)
-    assert "nowhere: " in str(failed.value) and "1: `sees` names a zone, but this gives 1" in str(failed.value)
+    assert "nowhere: " in str(failed.value) and "1: `sees` names a zone or a component, but this gives 1" in str(failed.value)
 
 
 def characters_parsed(monkeypatch) -> list[int]:
