@@ -46,6 +46,8 @@ class Ruleset:
                     state.add(component)
         for zone in self.program.unordered:  # a bag's components start in no order anybody knows
             state.rng.shuffle(state.zones[zone])
+        for items in state.zones.values():  # nor do the face-down ones among themselves (else the content's
+            _mix_face_down(items, state.rng)  # order, kind by kind, would tell which is which)
         return state
 
     def _starting_zone(self, zone: str, owner: str | None) -> str:
@@ -87,3 +89,13 @@ class Ruleset:
                 if number:
                     totals[(owner, kind)] = number
         return totals
+
+
+def _mix_face_down(items: list, rng) -> None:
+    """The face-down components of a zone, shuffled among the places they hold."""
+    places = [i for i, component in enumerate(items) if component.face_down]
+    if len(places) > 1:
+        mixed = [items[i] for i in places]
+        rng.shuffle(mixed)
+        for i, component in zip(places, mixed):
+            items[i] = component
