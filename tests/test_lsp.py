@@ -47,6 +47,7 @@ class Editor:
         self.diagnostics: dict[str, list[lsp.Diagnostic]] = {}
         self.arrived = asyncio.Event()
         self.versions: dict[str, int] = {}
+        self.stopped = False
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: lsp.PublishDiagnosticsParams) -> None:
@@ -64,7 +65,10 @@ class Editor:
         self.client.initialized(lsp.InitializedParams())
 
     async def stop(self) -> None:
-        """Shut the server down; one that does not answer (blocked) is killed."""
+        """Shut the server down; one that does not answer (blocked) is killed. Once only."""
+        if self.stopped:
+            return
+        self.stopped = True
         server = self.client._server
         try:
             try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from interpreter.content import variants
-from interpreter.content.load import content_files, load_content
+from interpreter.content.load import content_files
 from interpreter.content.manifest import MANIFEST, Manifest, find_ruleset, manifest_paths
 from interpreter.content.models import Ability, Content
 from interpreter.content.schema_errors import schema_diagnostics
@@ -29,11 +29,12 @@ from interpreter.engine import board as boards
 from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
 from interpreter.language.declarations import Declaration
-from interpreter.language.modules import factions_present, localize, seat_copies, with_factions
-from interpreter.language.parser import HintBudget, parse, parse_recovering
+from interpreter.language.modules import localize, seat_copies, with_factions
+from interpreter.language.parser import HintBudget, parse
 from interpreter.language.program import Program
 from interpreter.language.scope import Symbols
 from interpreter.language.statements import Block
+from interpreter.loading.memo import parse_rules_text, prepared_rules, read_content_files
 from interpreter.loading.ruleset import Ruleset
 from interpreter.safety.files import Boundary, read_source
 
@@ -125,7 +126,7 @@ def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, docum
     """A variant: its base read first (a variant of a variant too), then its files and overrides added."""
     folder = variants.base_folder(manifest, document, directory, boundary, within)
     base = read_manifest(folder, within | {directory.resolve()})
-    base_rules = [p.resolve() for p in _rules_files(base)]
+    base_rules = [p.resolve() for p in rules_files(base)]
     base_content = [p.resolve() for p in content_files(list(base.content_places))]
     rules, content, problems = variants.variant_files(manifest, document, directory, boundary, base.manifest.name,
                                                       base_rules, base_content)
@@ -141,14 +142,14 @@ def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, docum
                         (base.directory,) + base.bases, ())
 
 
-def _rules_files(read: ManifestRead) -> list[Path]:
+def rules_files(read: ManifestRead) -> list[Path]:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the extra ones."""
     folders = read.rule_folders + (read.directory,)
     return [f for folder in folders for f in sorted(folder.glob("*.rules"))] + list(read.extra_rules)
 
 
 def read_content(read: ManifestRead) -> ContentRead:
-    content, diagnostics = load_content(list(read.content_places), read.boundary)
+    content, diagnostics = read_content_files(list(read.content_places), read.boundary)
     if content is not None and read.overrides:
         diagnostics += variants.apply_overrides(content, list(read.overrides))
     if content is not None and read.manifest.table is not None:
@@ -187,25 +188,27 @@ VALUE_PREFIX = "let value = "
 def parse_rules(built: BoardBuilt) -> RulesParsed:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the content's abilities."""
     diagnostics: list[Diagnostic] = []
-    rule_files = _rules_files(built)
+    rule_files = rules_files(built)
     declarations, lost_names, budget, parsed = [], set(), HintBudget(), []
     for path in rule_files:
         try:
-            found, syntax_errors, lost = parse_recovering(read_source(path, built.boundary), str(path), budget)
+            text = read_source(path, built.boundary)
         except LudolexError as error:  # not UTF-8, outside the project, not a regular file, too large
             diagnostics += error.diagnostics
             lost_names.add("*")  # a whole file unread: its names are unknown, say nothing of them
             continue
-        parsed.append(found)
-        diagnostics += syntax_errors
-        lost_names |= lost
-    present, players = factions_present(parsed), built.content.players if built.content else []
-    for found in parsed:
-        found, guarded_problems = with_factions(found, present, players)
-        copies = seat_copies(found, built.content.seats) if built.content else []
-        found, faction_problems = localize(found)
-        declarations += found + copies
-        diagnostics += guarded_problems + faction_problems
+        found = parse_rules_text(text, str(path), budget)
+        parsed.append((str(path), text, found))
+        diagnostics += found.diagnostics
+        lost_names |= found.lost_names
+    present = {faction for _, _, found in parsed for faction in found.factions}
+    players = built.content.players if built.content else []
+    seats = built.content.seats if built.content else None
+    for file, text, found in parsed:
+        key = (file, text, tuple(sorted(present)), tuple(players), tuple(seats.items()) if seats is not None else None)
+        prepared, problems = prepared_rules(key, lambda found=found: _prepared(found.declarations(), present, players, seats))
+        declarations += prepared
+        diagnostics += problems
     lost_names |= built.content.lost_kinds if built.content else set()
     abilities = []
     for ability in built.content.abilities if built.content else ():
@@ -218,6 +221,15 @@ def parse_rules(built: BoardBuilt) -> RulesParsed:
             diagnostics += error.diagnostics
     return _next(built, diagnostics, rule_files=tuple(rule_files), declarations=tuple(declarations),
                  abilities=tuple(abilities), lost_names=frozenset(lost_names))
+
+
+def _prepared(found: list, present: set[str], players: list[str], seats: dict[str, str] | None) -> tuple[list, list]:
+    """One file's declarations ready to check: `with faction` blocks opened, faction names qualified,
+    a copy for each extra seat of its faction (`seats`: None without content)."""
+    found, guarded_problems = with_factions(found, present, players)
+    copies = seat_copies(found, seats) if seats is not None else []
+    found, faction_problems = localize(found)
+    return found + copies, guarded_problems + faction_problems
 
 
 def check_names(parsed: RulesParsed) -> NamesChecked:

@@ -31,6 +31,8 @@ def occurrence_at(project: Project, file: Path, text: str, line: int, column: in
     if found:
         return found
     word = word_at(text, line, column)
+    if word and word[0] in reserved_words():  # `first(...)`: the quantifier, not a decision called `first`
+        return None
     for name in (word[0], DECISION + word[0]) if word else ():
         if name in project.index.by_name:
             return Occurrence(name, file, line, word[1], len(word[0]))
@@ -83,9 +85,12 @@ def _comments_above(source: list[str], index: int) -> list[str]:
 
 def completions(project: Project, file: Path, text: str, line: int, column: int) -> list[tuple[str, str, str]]:
     """(label, what it is, its documentation) for what may be written here: after `x.`, the
-    properties; in a rules file, keywords, built-ins and the game's names; in YAML, the game's names."""
+    properties; after `is` (or `is not`), the kinds of pieces and the traits; in a rules file,
+    keywords, built-ins and the game's names; in YAML, the game's names."""
     before = text.split("\n")[line - 1][: column - 1] if 0 < line <= text.count("\n") + 1 else ""
     names = project.kinds_of_names
+    if re.search(r"\bis(\s+not)?\s+[A-Za-z_]*$", before):  # `c is KIND`, `c is not TRAIT`
+        return [(name, what, "") for name, what in sorted(names.items()) if what in ("kind", "trait")]
     if re.search(r"\.\s*[A-Za-z_]*$", before):  # an attribute
         attributes = {**{a: "attribute of every component" for a in COMPONENT_ATTRIBUTES},
                       **{n: w for n, w in names.items() if w == "property" or w == "attribute of locations"}}

@@ -7,7 +7,9 @@ game's name, even when it is spelt the same), and used everywhere else. Names lo
 faction's file are known by their qualified form (`red.stash`), as the checker knows them. In YAML
 files, a key or a value that is a whole game name is a use, as is a game name inside an
 expression of a scenario or a bot file; the content's own names (kinds, locations...) are declared
-where the content first writes them as a key.
+where the content first writes them as a key. Each declaration and snippet is parsed once per text
+(`parsed`), each YAML file read once per text (the project keeps its `yaml_scalars`): indexing
+again after an edit walks trees already made.
 """
 from __future__ import annotations
 
@@ -72,10 +74,9 @@ def rules_occurrences(text: str, file: Path, known: set[str]) -> list[Occurrence
     error loses only the names of its own declaration. `known`: the game's names, qualified."""
     chunks = []
     for start, _, chunk in declaration_chunks(text.split("\n")):
-        try:
-            chunks.append((start, parse_tree(chunk + "\n")))
-        except (LarkError, DedentError):
-            continue
+        tree = parsed(chunk + "\n", "start")
+        if tree is not None:
+            chunks.append((start, tree))
     declared_here = {_declared_name(tree) for _, tree in chunks} - {None}
     faction = next((_first_name(node) for _, tree in chunks for node in tree.iter_subtrees()
                     if node.data == "faction_decl"), None)
@@ -130,6 +131,23 @@ def tree_occurrences(tree: Tree, file: Path, line_offset: int, column_offset: in
     return found
 
 
+_TREES: dict[tuple[str, str], Tree | None] = {}  # (text, start rule) -> its tree, None for a syntax error
+MOST_TREES = 5_000  # declarations and snippets: those of two states of a large game's files
+
+
+def parsed(text: str, start: str) -> Tree | None:
+    """Lark's tree of a declaration or a snippet (never changed once made), parsed once per text."""
+    key = (text, start)
+    if key not in _TREES:
+        if len(_TREES) >= MOST_TREES:
+            _TREES.clear()
+        try:
+            _TREES[key] = parse_tree(text, start=start)
+        except (LarkError, DedentError):
+            _TREES[key] = None
+    return _TREES[key]
+
+
 def known_factions(known: set[str]) -> set[str]:
     return {name.split(".")[0] for name in known if "." in name}
 
@@ -156,40 +174,29 @@ def snippet_occurrences(source: str, file: Path, line: int, column: int, block: 
     """The game's names in rules code written in a YAML file: a piece's ability or function, a
     scenario's check, a bot's score. `line`, `column`: where the code starts in the file."""
     prefix = VALUE_PREFIX if value else ""
-    try:
-        tree = parse_tree(prefix + source.rstrip("\n") + "\n", start="snippet")
-    except (LarkError, DedentError):
+    tree = parsed(prefix + source.rstrip("\n") + "\n", "snippet")
+    if tree is None:
         return []
     return tree_occurrences(tree, file, line - 1, column - 1 - len(prefix), block, meaning, factions)
 
 
 # --- YAML files --------------------------------------------------------------------------------
 
-def yaml_occurrences(document, text: str, file: Path, known: set[str], outside: dict[str, str] | None,
-                     skip_lines: set[int] = frozenset()) -> list[Occurrence]:
-    """The game's names in a YAML document: keys and values that are a whole name, and with
-    `outside` (what each word means there, `outside_names`), names in the rules expressions of a
-    scenario or a bot file. `skip_lines`: lines read otherwise (a piece's abilities)."""
+def yaml_scalars(document, text: str) -> list[tuple[str, int, int, bool]]:
+    """The one-line texts of a YAML document that may name something: (text, line, column, whether
+    it is a key), lines and columns from 0. The values under a scenario's `choices` are left out:
+    they are the words of options, not names."""
     lines = text.split("\n")
-    factions = known_factions(known)
     found = []
 
     def scalar(value, line: int, column: int, key: bool = False) -> None:
-        if not isinstance(value, str) or line in skip_lines or line >= len(lines) or "\n" in value:
+        if not isinstance(value, str) or line >= len(lines) or "\n" in value:
             return
         start = lines[line].find(value, column)
-        if start < 0:
-            return
-        decision = DECISION + value if DECISION + value in known else None
-        name = decision if key and outside is not None else None  # a bot's or a scenario's keys name decisions
-        name = name or (value if value in known else decision)
-        if name:
-            found.append(Occurrence(name, file, line + 1, start + 1, len(value)))
-        elif outside is not None and WORD.search(value):
-            found.extend(snippet_occurrences(value, file, line + 1, start + 1, False, True, outside.get, factions))
+        if start >= 0:
+            found.append((value, line, start, key))
 
     def walk(node, labels: bool = False) -> None:
-        """`labels`: under a scenario's `choices`, whose values are the words of options, not names."""
         if hasattr(node, "items") and hasattr(node, "lc"):
             for key, value in node.items():
                 scalar(key, *node.lc.key(key), key=True)
@@ -205,6 +212,26 @@ def yaml_occurrences(document, text: str, file: Path, known: set[str], outside: 
                     scalar(value, *node.lc.item(i))
 
     walk(document)
+    return found
+
+
+def yaml_occurrences(scalars: list[tuple[str, int, int, bool]], file: Path, known: set[str],
+                     outside: dict[str, str] | None, skip_lines: set[int] = frozenset()) -> list[Occurrence]:
+    """The game's names in a YAML file (its `yaml_scalars`): keys and values that are a whole name,
+    and with `outside` (what each word means there, `outside_names`), names in the rules expressions
+    of a scenario or a bot file. `skip_lines`: lines read otherwise (a piece's abilities)."""
+    factions = known_factions(known)
+    found = []
+    for value, line, start, key in scalars:
+        if line in skip_lines:
+            continue
+        decision = DECISION + value if DECISION + value in known else None
+        name = decision if key and outside is not None else None  # a bot's or a scenario's keys name decisions
+        name = name or (value if value in known else decision)
+        if name:
+            found.append(Occurrence(name, file, line + 1, start + 1, len(value)))
+        elif outside is not None and WORD.search(value):
+            found.extend(snippet_occurrences(value, file, line + 1, start + 1, False, True, outside.get, factions))
     return found
 
 

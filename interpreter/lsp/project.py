@@ -14,21 +14,28 @@ from interpreter.diagnostics.errors import LudolexError
 from interpreter.language.declarations import FactionDecl
 from interpreter.language.scope import Symbols
 from interpreter.loading.stages import RulesCompiled
-from interpreter.lsp.names import DECISION, NameIndex, Occurrence, known_factions, outside_names, rules_occurrences, snippet_occurrences, \
-    yaml_occurrences
+from interpreter.lsp.checking import RulesChecked, Step, check_rules, later_steps, run_step
+from interpreter.lsp.names import DECISION, NameIndex, Occurrence, known_factions, outside_names, rules_occurrences, \
+    snippet_occurrences, yaml_occurrences, yaml_scalars
 from interpreter.safety.files import Boundary, editing, read_source
-from interpreter.validation.validate import check_ruleset, ruleset_folders
+from interpreter.validation.validate import ruleset_folders
 
 
 class Project:
     def __init__(self, folder: Path):
         self.folder = folder.resolve()
         self.boundary = Boundary.of_ruleset(self.folder)
-        self.stages: RulesCompiled | None = None
-        self.diagnostics: dict[Path, list[Diagnostic]] = {}
+        self.rules: RulesChecked | None = None  # the last check's first step
+        self.steps: list[Step] = []  # and the steps after it, one per scenario and bot file
+        self.found: dict[Path, list[Diagnostic]] = {}  # what each step of the last check found so far
         self.index = NameIndex([])
         self.kinds_of_names: dict[str, str] = {}  # game name -> what it names ("zone", "procedure"...)
         self._files: list[Path] | None = None
+        self._scalars: dict[Path, tuple[str, list]] = {}  # YAML file -> (its text, its `yaml_scalars`)
+
+    @property
+    def stages(self) -> RulesCompiled | None:
+        return self.rules.stages if self.rules else None
 
     @property
     def symbols(self) -> Symbols | None:
@@ -66,19 +73,35 @@ class Project:
             return absolute
         return real if self.boundary.contains(real) else absolute
 
-    def check(self, unsaved: dict[Path, str]) -> dict[Path, list[Diagnostic]]:
-        """Validate the ruleset as `ludolex validate` does, reading `unsaved` texts in place of
-        their files; the diagnostics by file (every file of the ruleset, most with none)."""
+    def check_rules(self, unsaved: dict[Path, str]) -> dict[Path, list[Diagnostic]]:
+        """The first step of a check as `ludolex validate` checks (reading `unsaved` texts in place of
+        their files): the rules. Their diagnostics by file, for every file of the ruleset except the
+        scenario and bot files, whose own steps (`run_step`) come next."""
         with editing(unsaved):
-            diagnostics, self.stages = check_ruleset(self.folder)
+            self.rules = check_rules(self.folder)
+            self.steps = later_steps(self.folder, self.rules)
+        self.found = {}
         if self.stages is not None:  # the folders the manifest names, besides the game's own
             self.boundary = self.stages.boundary
         self._files = None  # a file may have come or gone
+        later = {self.local_path(step.file) for step in self.steps}
+        return {f: found for f, found in self.diagnostics().items() if f not in later}
+
+    def run_step(self, step: Step, unsaved: dict[Path, str]) -> list[Diagnostic]:
+        """One scenario or bot file checked; what it found, in its file and (rarely) others."""
+        with editing(unsaved):
+            self.found[step.file] = run_step(step, self.rules)
+        return self.found[step.file]
+
+    def diagnostics(self) -> dict[Path, list[Diagnostic]]:
+        """What the last check found so far, by file (every file of the ruleset, most with none)."""
+        found = list(self.rules.diagnostics) if self.rules else []
+        for step in self.steps:
+            found += self.found.get(step.file, [])
         by_file: dict[Path, list[Diagnostic]] = {f: [] for f in self.files()}
-        for diagnostic in diagnostics:
+        for diagnostic in sorted(found, key=Diagnostic.sort_key):
             position = diagnostic.position or Position(str(self.folder / MANIFEST), 1, 1)
             by_file.setdefault(self.local_path(position.file), []).append(diagnostic)
-        self.diagnostics = by_file
         return by_file
 
     def reindex(self, unsaved: dict[Path, str]) -> None:
@@ -106,13 +129,11 @@ class Project:
                 lines = ability.source.rstrip("\n").count("\n") + 1
                 ability_lines.setdefault(file, set()).update(range(ability.line - 1, ability.line - 1 + lines))
             for path in self.files():
-                if path.suffix != ".yaml":
-                    continue
-                text, document = self._text(path), self._yaml(path)
-                if text is None or document is None:
+                scalars = self._yaml_scalars(path) if path.suffix == ".yaml" else None
+                if scalars is None:
                     continue
                 expressions = path.parent.name in ("tests", "bots") and path.parent.parent == self.folder
-                occurrences += yaml_occurrences(document, text, path, known, outside if expressions else None,
+                occurrences += yaml_occurrences(scalars, path, known, outside if expressions else None,
                                                 ability_lines.get(path, set()))
         self.index = NameIndex(_declared_by_content(occurrences, self._content_files()))
 
@@ -125,11 +146,19 @@ class Project:
         except LudolexError:
             return None
 
-    def _yaml(self, path: Path):
-        try:
-            return read_yaml(path, self.boundary)
-        except LudolexError:
+    def _yaml_scalars(self, path: Path) -> list | None:
+        """The file's `yaml_scalars`, read again only when its text changed."""
+        text = self._text(path)
+        if text is None:
             return None
+        kept = self._scalars.get(path)
+        if kept is None or kept[0] != text:
+            try:
+                kept = (text, yaml_scalars(read_yaml(path, self.boundary), text))
+            except LudolexError:
+                return None
+            self._scalars[path] = kept
+        return kept[1]
 
 
 def _declared_by_content(occurrences: list[Occurrence], content_files: set[Path]) -> list[Occurrence]:

@@ -14,7 +14,8 @@ MOST_LINES = 24  # of a section shown on hover: its opening and first example
 
 @lru_cache(maxsize=1)
 def keyword_sections() -> dict[str, str]:
-    """Each keyword, and the reference section whose heading names it (Markdown)."""
+    """Each keyword, and the reference section whose heading names it, or whose table gives its
+    form (`count(x in L where C)`, that row first), or else that first writes it as code (Markdown)."""
     sections: dict[str, str] = {}
     keywords = reserved_words()
     found = re.findall(r"^### ([^\n]+)\n(.*?)(?=^#{2,3} |\Z)", _language_doc(), re.S | re.M)
@@ -23,6 +24,12 @@ def keyword_sections() -> dict[str, str]:
             word = part.split()[0].strip(":") if part.split() else ""
             if word in keywords:
                 sections.setdefault(word, _shortened(f"**{heading}**\n\n{body.strip()}"))
+    for word in keywords - set(sections):  # else the section whose table gives its form: a quantifier
+        for heading, body in found:
+            row = re.search(rf"^\| `({word}\(.*?\))` \| (.+?) \|", body, re.M)
+            if row:
+                sections[word] = _shortened(f"`{row[1]}`: {row[2]}\n\n**{heading}**\n\n{body.strip()}")
+                break
     for word in keywords - set(sections):  # else the first section that writes it as code
         for heading, body in found:
             if re.search(rf"`([^`]*\W)?{word}\b", body):

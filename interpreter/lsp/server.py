@@ -1,9 +1,11 @@
 """`ludolex lsp`: the language server, over standard input and output (pygls).
 
-Each ruleset of the workspace is a project (`Project`). An edit checks the whole ruleset again, as
-`ludolex validate` does, from the texts open in the editor, then publishes the diagnostics of
-every file of the ruleset, then indexes the names for the other requests. Checks run one at a
-time in a worker thread, the newest edit first: an edit made while a check runs starts another.
+Each ruleset of the workspace is a project (`Project`). An edit checks the ruleset again, as
+`ludolex validate` does, from the texts open in the editor: the rules first (published at once),
+then the names are indexed for the other requests, then each scenario and bot file is checked and
+published. What the edit cannot change is not done again (`checking.py`, `loading/memo.py`).
+Checks run one step at a time in a worker thread; an edit made while a check runs stops it at the
+next step and starts another.
 
 A game may be a stranger's: the server reads its files as `validate` does (`read_source`: the
 game's own regular files, each within the size limit), never as pygls would (any file a request
@@ -12,6 +14,7 @@ names, a FIFO or /dev/zero included). An open document's text is the editor's.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -30,8 +33,11 @@ from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.language.grammar import reserved_words
 from interpreter.lsp.answers import completions, hover, occurrence_at
+from interpreter.lsp.fixes import did_you_mean_fix
 from interpreter.lsp.names import Occurrence
+from interpreter.lsp.outline import Symbol, outline
 from interpreter.lsp.project import Project, discover
+from interpreter.lsp.signatures import signature_at
 from interpreter.safety.files import read_source
 
 SETTLE_SECONDS = 0.05  # after an edit, how long to wait for the next keystroke before checking
@@ -65,6 +71,19 @@ class Protocol(LanguageServerProtocol):
     def handle_message(self, message) -> None:
         if message is not ANSWERED:
             super().handle_message(message)
+
+    def _send_handler_result(self, future, *, msg_id) -> None:
+        error = None if future.cancelled() else future.exception()
+        if isinstance(error, Refused):
+            self._request_futures.pop(msg_id, None)
+            self._send_response(msg_id, None, error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+
+class Refused(JsonRpcInvalidParams):
+    """A request the server declines, saying why (a rename to a keyword, a file it may not read):
+    an error answer to the editor, not a failure of the server's to log with its traceback."""
 
 
 def _is_request_id(value) -> bool:
@@ -117,18 +136,34 @@ class RulesServer(LanguageServer):
         return texts
 
     async def check(self, project: Project) -> None:
-        """Check the project once no newer edit is waiting; publish; index its names."""
+        """Check the project once no newer edit is waiting: its rules first, published at once, then its
+        names indexed, then each scenario and bot file, published as it is checked. A newer edit
+        stops it between two steps."""
         self.edits[project.folder] = edit = self.edits.get(project.folder, 0) + 1
+
+        def stale() -> bool:
+            return self.edits[project.folder] != edit
+
         await asyncio.sleep(SETTLE_SECONDS)
-        if self.edits[project.folder] != edit:
+        if stale():
             return
         loop, texts = asyncio.get_running_loop(), self.unsaved()
-        by_file = await loop.run_in_executor(self.checker, project.check, texts)
-        if self.edits[project.folder] != edit:
+        first = await loop.run_in_executor(self.checker, without_collections, project.check_rules, texts)
+        if stale():
             return
-        for path, diagnostics in by_file.items():
+        for path, diagnostics in first.items():
             self.publish(path, diagnostics)
         await loop.run_in_executor(self.checker, project.reindex, texts)
+        for later in project.steps:
+            if stale():
+                return
+            await loop.run_in_executor(self.checker, project.run_step, later, texts)
+            if not stale():
+                path = project.local_path(later.file)
+                self.publish(path, project.diagnostics().get(path, []))
+        if not stale():
+            for path, diagnostics in project.diagnostics().items():
+                self.publish(path, diagnostics)
 
     def publish(self, path: Path, diagnostics: list[Diagnostic]) -> None:
         uri = path.as_uri()
@@ -149,6 +184,13 @@ class RulesServer(LanguageServer):
         return project, project.local_path(path), self.text_of(uri, path, project), \
             params.position.line + 1, params.position.character + 1
 
+    def document(self, params) -> tuple[Project, Path, str] | None:
+        """The project, file and text of a request about a whole document; None for one of no ruleset."""
+        uri = params.text_document.uri
+        path = file_of(uri)
+        project = path and self.project_of(path)
+        return (project, project.local_path(path), self.text_of(uri, path, project)) if project else None
+
     def text_of(self, uri: str, path: Path, project: Project) -> str:
         """The editor's text of an open document; else the file's, read as `validate` reads it (never
         pygls's own reading: it reads any file, a FIFO or /dev/zero included, with no limit)."""
@@ -158,7 +200,7 @@ class RulesServer(LanguageServer):
         try:
             return read_source(path, project.boundary)
         except LudolexError as error:
-            raise JsonRpcInvalidParams(error.diagnostics[0].message) from None
+            raise Refused(error.diagnostics[0].message) from None
 
 
 server = RulesServer()
@@ -242,15 +284,63 @@ def on_rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | 
         return None
     project, new = place[0], params.new_name
     if not NAME.match(new) or new in reserved_words():
-        raise JsonRpcInvalidParams(f"`{new}` cannot be a name: a letter or _, then letters, digits or _, and not a keyword")
+        raise Refused(f"`{new}` cannot be a name: a letter or _, then letters, digits or _, and not a keyword")
     short = re.split(r"[.:]", occurrence.name)[-1]
     renamed = occurrence.name[: -len(short)] + new
     if renamed in project.kinds_of_names:
-        raise JsonRpcInvalidParams(f"`{renamed}` is already a {project.kinds_of_names[renamed]} of the game")
+        raise Refused(f"`{renamed}` is already a {project.kinds_of_names[renamed]} of the game")
     changes: dict[str, list[lsp.TextEdit]] = {}
     for found in project.index.references(occurrence.name):
         changes.setdefault(found.file.as_uri(), []).append(lsp.TextEdit(range=_range(found), new_text=new))
     return lsp.WorkspaceEdit(changes=changes)
+
+
+def without_collections(work, *args):
+    """`work(*args)` with Python's cycle collector held off: in the rules' check of a large game, its
+    full collections (the whole heap of the server, caches included) cost a tenth of a second; the
+    garbage is collected after, during the later steps."""
+    gc.disable()
+    try:
+        return work(*args)
+    finally:
+        gc.enable()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+def on_code_action(ls: RulesServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """A quick fix for each diagnostic of the range whose hint says "did you mean `x`?"."""
+    found = ls.document(params)
+    actions = []
+    for diagnostic in params.context.diagnostics if found else []:
+        start = diagnostic.range.start
+        width = diagnostic.range.end.character - start.character if diagnostic.range.end.line == start.line else 1
+        fix = did_you_mean_fix(found[2], diagnostic.message, start.line + 1, start.character + 1, width)
+        if fix:
+            at = lsp.Position(line=fix.line - 1, character=fix.column - 1)
+            edit = lsp.TextEdit(range=lsp.Range(start=at, end=lsp.Position(line=at.line, character=at.character + fix.width)),
+                                new_text=fix.new_text)
+            actions.append(lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                                          is_preferred=True,
+                                          edit=lsp.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
+    return actions
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def on_document_symbol(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    found = ls.document(params)
+    return [_document_symbol(s) for s in outline(found[2])] if found and found[1].suffix == ".rules" else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", ","]))
+def on_signature_help(ls: RulesServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+    place = ls.place(params)
+    found = place and place[1].suffix == ".rules" and signature_at(*place)
+    if not found:
+        return None
+    information = lsp.SignatureInformation(
+        label=found.label, parameters=[lsp.ParameterInformation(label=span) for span in found.parameters],
+        documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=found.documentation))
+    return lsp.SignatureHelp(signatures=[information], active_signature=0, active_parameter=found.active)
 
 
 def _is_manifest(path: Path) -> bool:
@@ -276,6 +366,22 @@ def _range(occurrence: Occurrence) -> lsp.Range:
 
 def _location(occurrence: Occurrence) -> lsp.Location:
     return lsp.Location(uri=occurrence.file.as_uri(), range=_range(occurrence))
+
+
+SYMBOL_KINDS = {"function": lsp.SymbolKind.Function, "procedure": lsp.SymbolKind.Method, "event": lsp.SymbolKind.Event,
+                "zone": lsp.SymbolKind.Array, "variable": lsp.SymbolKind.Variable, "property": lsp.SymbolKind.Property,
+                "option": lsp.SymbolKind.Constant, "faction": lsp.SymbolKind.Namespace,
+                "with faction": lsp.SymbolKind.Namespace}  # the rest are rules (`when`, `setup`...)
+
+
+def _document_symbol(symbol: Symbol) -> lsp.DocumentSymbol:
+    start = lsp.Position(line=symbol.line - 1, character=0)
+    name = lsp.Position(line=symbol.line - 1, character=symbol.column - 1)
+    return lsp.DocumentSymbol(
+        name=symbol.name, detail=symbol.what, kind=SYMBOL_KINDS.get(symbol.what, lsp.SymbolKind.Key),
+        range=lsp.Range(start=start, end=lsp.Position(line=symbol.end_line, character=0)),
+        selection_range=lsp.Range(start=name, end=lsp.Position(line=name.line, character=name.character + symbol.width)),
+        children=[_document_symbol(child) for child in symbol.children])
 
 
 def _item_kind(what: str) -> lsp.CompletionItemKind:
