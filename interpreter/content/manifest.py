@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from interpreter.content.models import Name
 from interpreter.content.yaml_source import position_of
@@ -15,20 +15,28 @@ MANIFEST = "game.yaml"
 
 
 class Manifest(BaseModel):
+    """A ruleset's manifest (`rulesets/<game>/game.yaml`): the game's name, where its content and rules
+    are, the score its reports show, the players it seats; for a variant, its base and what it changes."""
     model_config = ConfigDict(extra="forbid")
-    name: str
-    title: str = ""
-    content: str | list[str] | None = None  # content folders, and single content files (a variant's own map)
-    rules: list[str] = []  # other folders whose *.rules are part of this game (a variant of another game)
-    description: str = ""
-    score: str | None = None  # a function of one player: the score shown in curves and reports
-    table: list[Name] | None = None  # the players a game seats when nobody says which, in their order
+    name: str = Field(description="The game's name, as commands take it (`ludolex play NAME`)")
+    title: str = Field("", description="The game's title, as people read it")
+    content: str | list[str] | None = Field(  # content folders, and single content files (a variant's own map)
+        None, description="The content: folders of YAML files (`../../cards/root`) and single files (a map)")
+    rules: list[str] = Field(  # other folders whose *.rules are part of this game (a variant of another game)
+        [], description="Other folders whose `.rules` files are part of this game")
+    description: str = Field("", description="What the game is, in a sentence")
+    score: str | None = Field(  # a function of one player: the score shown in curves and reports
+        None, description="A function of one player: the score that curves and reports show")
+    table: list[Name] | None = Field(  # the players a game seats when nobody says which, in their order
+        None, description="The players a game seats when nobody says which, in their order")
     # A variant (`content/variants.py`): the game it changes, and what it changes.
-    base: str | None = None  # the base game: a game's name, or its folder (from this one)
+    base: str | None = Field(None, description="A variant's base game: a game's name, or its folder (from this one)")
     # Each may be left empty (only comments under it), as `ludolex variant new` writes them.
-    overrides: dict[Name, dict[Name, object]] | None = None  # kind -> property -> its new value
-    add: list[str] | None = None  # files of the variant's own (`.rules`, content `.yaml`) added to the base's
-    remove: list[str] | None = None  # files of the base left out (by path from here, or by name)
+    overrides: dict[Name, dict[Name, object]] | None = Field(
+        None, description="A variant's changes to the content: a kind, then each property and its new value")
+    add: list[str] | None = Field(
+        None, description="A variant's own files (`.rules`, content `.yaml`) added to the base's")
+    remove: list[str] | None = Field(None, description="Files of the base left out (by path from here, or by name)")
 
     def content_places(self) -> list[str]:
         if self.content is None:
