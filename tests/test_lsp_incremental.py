@@ -46,6 +46,18 @@ def test_the_steps_find_what_validate_finds(case: Path, monkeypatch):
     assert first == again == as_text(check_ruleset(case)[0])
 
 
+def test_the_steps_find_what_validate_finds_in_a_table_description(tmp_path):
+    game = tmp_path / "cernunos"
+    shutil.copytree(REPO / "rulesets" / "cernunos", game)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("../../cards", str(REPO / "cards")))
+    table = game / "table.yaml"
+    table.write_text(table.read_text() + "players:\n  grene: {mark: G}\n")
+    found = as_text(in_steps(game))
+    assert found == as_text(check_ruleset(game)[0]) and any("grene" in line for line in found)
+    table.write_text(table.read_text().replace("grene", "green"))  # mended: the step sees the new text
+    assert not any("grene" in line for line in as_text(in_steps(game)))
+
+
 def validated(root: Path) -> dict[str, list[tuple]]:
     """What a fresh `ludolex validate` says of the game's files on disk, by file uri."""
     done = subprocess.run([sys.executable, "-m", "interpreter", "validate", "--format", "json", "rulesets/cernunos"],

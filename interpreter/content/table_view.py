@@ -132,16 +132,24 @@ def table_file(ruleset) -> Path | None:
     return None
 
 
+def table_files(ruleset) -> list[Path]:
+    """The files of the ruleset's table description: `table.yaml`, then the parts of the factions
+    the game has; none if it has no description."""
+    path = table_file(ruleset)
+    if path is None:
+        return []
+    players = set(ruleset.program.symbols.players)
+    return [path, *(p for p in sorted((path.parent / PARTS_FOLDER).glob("*.yaml")) if p.stem in players)]
+
+
 def read_table_view(ruleset) -> tuple[TableView | None, list[Diagnostic]]:
     """The ruleset's table description (None if it has none, or one with errors), with the parts of
     the factions the game has, and their errors."""
-    path = table_file(ruleset)
-    if path is None:
+    files = table_files(ruleset)
+    if not files:
         return None, []
-    players = set(ruleset.program.symbols.players)
-    parts = [p for p in sorted((path.parent / PARTS_FOLDER).glob("*.yaml")) if p.stem in players]
     merged, problems = {}, []
-    for file in [path, *parts]:
+    for file in files:
         view, found = _read_one(file, ruleset)
         problems += found
         if view is not None:

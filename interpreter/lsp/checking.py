@@ -1,7 +1,8 @@
 """A ruleset checked as `ludolex validate` checks it (`check_ruleset`), in steps the language server
 publishes one by one and may stop between when a newer edit comes: first the rules (every loading
-stage: manifest, content, rules; `check_rules`), then one step per scenario file and bot file
-(`later_steps`). Together they find exactly `check_ruleset`'s diagnostics (tests/test_lsp_incremental.py).
+stage: manifest, content, rules; `check_rules`), then one step per scenario file and bot file, and
+one for the table description (`later_steps`). Together they find exactly `check_ruleset`'s
+diagnostics (tests/test_lsp_incremental.py).
 
 A step whose inputs are those of an earlier one that found nothing is not run again: for the rules,
 the texts of the manifests, rules and content files (with the limits and the backend); for a
@@ -20,6 +21,7 @@ from typing import Callable
 from interpreter.agents.rule_of_thumb import Policy, bot_files, policy_parts, read_policy_file
 from interpreter.content.load import content_files
 from interpreter.content.manifest import MANIFEST
+from interpreter.content.table_view import read_table_view, table_files
 from interpreter.diagnostics.diagnostic import Diagnostic, loaded_text
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.loading.ruleset import Ruleset
@@ -97,14 +99,18 @@ def _check_rules(folder: Path, inputs: str) -> RulesChecked:
 
 
 def later_steps(folder: Path, rules: RulesChecked) -> list[Step]:
-    """What `check_ruleset` checks after the rules, in its order: each scenario file, then each bot."""
+    """What `check_ruleset` checks after the rules: each scenario file, each bot, the table description."""
     steps = [Step(f, lambda f=f: _scenarios(rules, f), (f,)) for f in sorted((folder / "tests").glob("*.yaml"))]
     if rules.ruleset is None:  # the expressions cannot be compiled: check what can be
         bots = sorted((folder / "bots").glob("*.yaml"))
         return steps + [Step(f, lambda f=f: _unloaded_bot(rules, f), (f,)) for f in bots]
     players = rules.ruleset.program.players
-    return steps + [Step(f, lambda f=f: _bot(rules, f), tuple(policy_parts(f, players)))
-                    for f in bot_files(rules.ruleset).values()]
+    steps += [Step(f, lambda f=f: _bot(rules, f), tuple(policy_parts(f, players)))
+              for f in bot_files(rules.ruleset).values()]
+    table = table_files(rules.ruleset)
+    if table:  # the table description, with the parts of the factions the game has
+        steps.append(Step(table[0], lambda: read_table_view(rules.ruleset)[1], tuple(table)))
+    return steps
 
 
 _CLEAN: dict[str, None] = {}  # digests of the inputs of steps that found nothing, oldest first
