@@ -31,7 +31,8 @@ class CodeGen:
     def __init__(self, board=None):
         self.board = board  # the game's board, whose tables generated code may hold as constants
         self.namespace: dict = {"takewhile": itertools.takewhile, "MISSING": object()}
-        self._counter = itertools.count()
+        self.part = ""  # the declaration being compiled: the names it generates are its own (`new_name`)
+        self._counters: dict[str, itertools.count] = {}
         self.characters = 0  # of generated source so far
         self.warnings: list[str] = []  # Python's complaints about generated code: a bug of the compiler, kept for tests
         self.sources: dict[str, str] = {}  # name -> the source that defines it: to find what it reads
@@ -45,10 +46,8 @@ class CodeGen:
 
     def run(self, source: str, name: str) -> None:
         """Compile and run generated `source` in the shared namespace, printing nothing."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            code = compile(source, f"<rules:{name}>", "exec")
-        self.warnings += [f"{name}: {w.message}" for w in caught]
+        code, complaints = _compiled(source, name)
+        self.warnings += complaints
         self.characters += len(source)
         if self.characters > LIMITS.compiled_characters:
             raise CodeTooLarge()
@@ -73,8 +72,12 @@ class CodeGen:
         return self.new_name("t")
 
     def new_name(self, hint: str) -> str:
-        """A name no other generated function has: `_HINT` and a number."""
-        return f"_{hint}{next(self._counter)}"
+        """A name no other generated function has: `_HINT`, the declaration's part, a number counted
+        within it; so a declaration unchanged is generated again as the same source (`_compiled`)."""
+        counter = self._counters.get(self.part)
+        if counter is None:
+            counter = self._counters[self.part] = itertools.count()
+        return f"_{hint}{self.part}{next(counter)}"
 
     def define(self, name: str, params: list[str], body: str, prologue: str = ""):
         """Define `def name(rt, *params): return body` in the shared namespace and return it."""
@@ -161,3 +164,23 @@ class CodeGen:
 def _key(params: list[str]) -> str:
     """A cached function's arguments as the key of its values: the one argument itself, or a tuple."""
     return params[0] if len(params) == 1 else f"({', '.join(params)},)" if params else "()"
+
+
+_COMPILED: dict[tuple[str, str], tuple] = {}  # (source, name) -> (code, Python's complaints about it)
+MOST_COMPILED = 20_000  # a few states of every generated chunk of a large game (a language server's edits)
+
+
+def _compiled(source: str, name: str) -> tuple:
+    """`source` compiled, with Python's complaints about it: kept, since loading the same rules again
+    (an edit elsewhere, a scenario's fixtures) generates the same source for what did not change."""
+    key = (source, name)
+    kept = _COMPILED.get(key)
+    if kept is None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            code = compile(source, f"<rules:{name}>", "exec")
+        kept = (code, [f"{name}: {w.message}" for w in caught])
+        if len(_COMPILED) >= MOST_COMPILED:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        _COMPILED[key] = kept
+    return kept

@@ -1,6 +1,7 @@
 """The whole rules to a `Program`: every declaration compiled, with the checker's diagnostics."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         for name in symbols.function_parts:  # the type of each function's value, before any call is checked
             function_result(scope, name)
         for number, decl in enumerate(declarations):
-            where = decl.pos
+            where, codegen.part = decl.pos, _part_name(decl)
             if isinstance(decl, d.OptionDecl) and decl.name in symbols.options:  # its default; a game may choose another
                 program.variables.append((decl.name, False, decl.default.compile(scope), decl.pos))
             elif isinstance(decl, d.ShownDecl):
@@ -118,7 +119,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 body = run_body(*decl.body.compile(scope, deciding))
                 setattr(program, "setup" if isinstance(decl, d.SetupDecl) else "play", body)
         for ability, body in abilities:
-            where = Position(ability.file, ability.line, ability.column)
+            where, codegen.part = Position(ability.file, ability.line, ability.column), _part_name(ability)
             compiled, generator = body.compile(Scope(symbols, diagnostics, has_self=True, codegen=codegen), deciding,
                                                keep=("value",) if ability.value else ())
             if ability.value:
@@ -252,3 +253,12 @@ def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], 
         return scope.codegen.cached(f"fn_{identifier}", number, params, f"compute_{identifier}")
     scope.codegen.namespace[f"fn_{identifier}"] = compute
     return compute
+
+
+def _part_name(decl) -> str:
+    """What the generated names of `decl` carry (`CodeGen.new_name`): its kind and name (a rule with
+    no name of its own: where it is written), so that they stay the same while it does."""
+    name = getattr(decl, "name", None)
+    if isinstance(decl, d.WhenDecl) or not name:
+        name = f"{Path(decl.pos.file).stem}_{decl.pos.line}"
+    return "_" + re.sub(r"\W", "_", f"{type(decl).__name__}_{getattr(decl, 'kind', '')}_{name}") + "_"
