@@ -8,13 +8,12 @@ from pathlib import Path
 
 import processes
 import pytest
+from test_web_table import links
 from toy import toy_folder
 
 from interpreter import Game, load
 from interpreter.content.table_view import TableView, fill, name_problems, read_table_view
 from interpreter.content.yaml_source import read_yaml
-from interpreter.interfaces.web.access import Access
-from interpreter.interfaces.web.app import create_app
 from interpreter.interfaces.web.table import Played
 from interpreter.play.saves import Journal
 
@@ -97,12 +96,7 @@ def test_the_page_is_sent_no_more_of_the_secrets_than_the_seat_sees(tmp_path):
     ruleset = load(bids_game(tmp_path))
     table = Played(Journal(Game(ruleset, seed=1), ruleset.content_hash()), ("red", "blue"),
                    lambda g: {}, debug=False)
-    access = Access(table, "127.0.0.1", 80)
-    app = create_app(table, access)
-    clients = {}
-    for link in access.links:
-        clients[link.name] = app.test_client()
-        clients[link.name].environ_base["HTTP_AUTHORIZATION"] = f"Bearer {link.token}"
+    clients = links(table)
     bids = table.game.state.variables["bid"]
     red = clients["red"].get("/api/state", query_string={"seat": "red"}).get_json()
     assert red["table"]["scores"][0] == {"player": "red", "values": [str(bids["red"]), "?", "3", "2"]}

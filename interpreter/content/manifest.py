@@ -21,7 +21,7 @@ class Manifest(BaseModel):
     name: str = Field(description="The game's name, as commands take it (`ludolex play NAME`)")
     title: str = Field("", description="The game's title, as people read it")
     content: str | list[str] | None = Field(  # content folders, and single content files (a variant's own map)
-        None, description="The content: folders of YAML files (`../../cards/root`) and single files (a map)")
+        None, description="The content: folders of YAML files (`../../cards/mygame`) and single files (a map)")
     rules: list[str] = Field(  # other folders whose *.rules are part of this game (a variant of another game)
         [], description="Other folders whose `.rules` files are part of this game")
     description: str = Field("", description="What the game is, in a sentence")

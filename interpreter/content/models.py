@@ -118,10 +118,10 @@ class ContentFile(Strict):
         None, description="The players, in seating order; each file may add its own (a faction's file, its player)")
     own: dict[Name, Count] = Field(
         {}, description="How many of a kind every faction has (declared `per_player: {}`) this file's players each "
-                        "own: `{warrior: 20}`")
+                        "own: `{stone: 20}`")
     excludes: list[Name] = Field([], description="Players this file's players never sit at a table with")
     seats: dict[Name, Name] = Field(
-        {}, description="Extra seats, each with the player whose faction it plays: `{second_vagabond: vagabond}`")
+        {}, description="Extra seats, each with the player whose faction it plays: `{second_wanderer: wanderer}`")
     board: BoardSpec | None = Field(None, description="The board: a `grid`, or a map of `locations` (once in a game)")
     pieces: dict[Name, PieceKind] = Field({}, description="The kinds of pieces and cards, by name")
 

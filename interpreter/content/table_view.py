@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
-from interpreter.content.models import Name
+from interpreter.content.models import Name, Strict
 from interpreter.content.schema_errors import schema_diagnostics
 from interpreter.content.yaml_source import position_of, read_yaml
 from interpreter.diagnostics.diagnostic import Diagnostic, Position
@@ -33,10 +33,6 @@ PARTS_FOLDER = "table"  # a faction's part: `table/FACTION.yaml`
 FIELD = re.compile(r"\{([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\}")
 Template = str | list[str]  # a text, or its parts: a part with a field that has no value is left out
 BOARD = "board"  # `count: board`: every location of the board
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Score(Strict):

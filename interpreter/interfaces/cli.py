@@ -916,13 +916,13 @@ PYTEST_ARGUMENTS = "ludolex.pytest_arguments"
 @click.argument("games", nargs=-1, required=True, metavar="GAME...")
 @click.option("-k", "expression", metavar="EXPR",
               help="Only the scenarios EXPR chooses, as pytest's -k: words found in a scenario's name, its file's "
-                   "name, its game's or its rule IDs (any case), joined by and, or, not: `-k 'boar and not crow'`.")
+                   "name, its game's or its rule IDs (any case), joined by and, or, not: `-k 'scoring and not tie'`.")
 @click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first failure.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the failures and the count, not a line per file.")
 def test_command(games: tuple[str, ...], expression: str | None, exitfirst: bool, quiet: bool) -> None:
     """Run the scenario tests of each GAME (rulesets/GAME/tests/*.yaml).
 
-    `ludolex test root cernunos -k boar -x`. Whatever follows `--` hands the run to pytest, with
+    `ludolex test GAME OTHER_GAME -k scoring -x`. Whatever follows `--` hands the run to pytest, with
     those arguments as they are (`-- -n 4`, `-- --junitxml=scenarios.xml`; pytest is in the `test`
     extra); -k, -x and -q then go to pytest too.
 

@@ -8,7 +8,8 @@ from rich.table import Table
 
 from interpreter.content.table_view import TableView, table_view_of
 from interpreter.engine.runtime import Result, joined
-from interpreter.interfaces.table_reading import Reading, player_colours, player_marks, reading, zones_seen
+from interpreter.interfaces.table_reading import (Reading, hidden_text, player_colours, player_marks, reading,
+                                                   zones_seen)
 from interpreter.play.game import Game
 
 
@@ -83,8 +84,7 @@ def zones_table(game: Game, zones: dict) -> Table:
             continue
         if isinstance(items, dict):
             shown = ", ".join(seen["kind"] for seen in items.get("shown", []))
-            hidden = f"{items['hidden']} hidden" if items["hidden"] else "empty"
-            table.add_row(escape(zone), escape(f"{hidden} (shown to you: {shown})" if shown else hidden))
+            table.add_row(escape(zone), escape(hidden_text(items, shown)))
             continue
         counts: dict[str, int] = {}
         for seen in items:
@@ -117,7 +117,7 @@ class Look:
         return f"[bold {colour}]{escape(self.marks.get(player, player))}[/] [{colour}]{escape(player)}[/]"
 
     def runs(self, groups: list[dict]) -> list[str]:
-        """The groups of a stack (top first), one line per run of one owner's: `M 4 warriors, keep`."""
+        """The groups of a stack (top first), one line per run of one owner's: `R 4 stones, tower`."""
         lines: list[tuple] = []
         for group in groups:
             if lines and lines[-1][0] == group["owner"]:
@@ -157,7 +157,7 @@ def described(console: Console, read: Reading) -> None:
         table = Table("location", "pieces (top first)", box=None, padding=(0, 2, 0, 0))
         for n in board.locations:
             if read.zones[n] or view.zones.empty == "show":
-                colour = read.site_colour(n) if look.colour else None  # a clearing in its suit's colour
+                colour = read.site_colour(n) if look.colour else None  # a location in its attribute's colour
                 site = f"[{colour}]{escape(read.site(n))}[/]" if colour else escape(read.site(n))
                 table.add_row(site, " · ".join(look.runs(read.groups(read.zones[n], grouped))) or "·")
         console.print(table)

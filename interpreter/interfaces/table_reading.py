@@ -25,9 +25,15 @@ def player_colours(players: list[str], view: TableView | None = None) -> dict[st
     return colours
 
 
+def hidden_text(items: dict, shown: str) -> str:
+    """A zone the viewer does not see (`{"hidden": n, "shown": [...]}`), with what was shown to them."""
+    hidden = f"{items['hidden']} hidden" if items["hidden"] else "empty"
+    return f"{hidden} (shown to you: {shown})" if shown else hidden
+
+
 def player_marks(players: list[str], view: TableView | None = None) -> dict[str, str]:
     """Each player's mark, the cue beside their colour: the description's, else the first letter of
-    their name not taken yet (`M` marquise, `E` eyrie), else a number."""
+    their name not taken yet (`R` red, `B` blue), else a number."""
     given = {p: look.mark for p, look in (view.players.items() if view else ()) if look.mark}
     marks, taken = {}, set(given.values())
     for i, player in enumerate(players):
@@ -141,9 +147,7 @@ class Reading:
 
     def zone_text(self, items) -> str:
         if isinstance(items, dict):
-            shown = ", ".join(g["text"] for g in self.groups(items.get("shown", []), True))
-            hidden = f"{items['hidden']} hidden" if items["hidden"] else "empty"
-            return f"{hidden} (shown to you: {shown})" if shown else hidden
+            return hidden_text(items, ", ".join(g["text"] for g in self.groups(items.get("shown", []), True)))
         texts = [g["text"] for g in self.groups(items, True)]
         return ("; " if any(", " in text for text in texts) else ", ").join(texts) or "empty"
 

@@ -1,4 +1,4 @@
-"""Quick fixes: a diagnostic whose hint says "did you mean `deer`?" offers to write `deer` in place
+"""Quick fixes: a diagnostic whose hint says "did you mean `stone`?" offers to write `stone` in place
 of the misspelt word it points at. Plain data (lines and columns from 1); the server turns it
 into LSP's code actions."""
 from __future__ import annotations
