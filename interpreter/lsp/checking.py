@@ -1,8 +1,7 @@
-"""A ruleset checked as `ludolex validate` checks it (`check_ruleset`), in steps the language server
-publishes one by one and may stop between when a newer edit comes: first the rules (every loading
-stage: manifest, content, rules; `check_rules`), then one step per scenario file and bot file, and
-one for the table description (`later_steps`). Together they find exactly `check_ruleset`'s
-diagnostics (tests/test_lsp_incremental.py).
+"""A ruleset checked in the steps of `ludolex validate` (`validation.validate`: the game loaded, then
+one check per scenario file, bot and table description), which the language server publishes one
+by one and may stop between when a newer edit comes (`check_rules`, `later_steps`), each skipped
+when it found nothing before with the same inputs (tests/test_lsp_incremental.py).
 
 A step whose inputs are those of an earlier one that found nothing is not run again: for the rules,
 the texts of the manifests, rules and content files (with the limits and the backend); for a
@@ -16,21 +15,16 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from interpreter.agents.rule_of_thumb import Policy, bot_files, policy_parts, read_policy_file
 from interpreter.content.load import content_files
 from interpreter.content.manifest import MANIFEST
-from interpreter.content.table_view import read_table_view, table_files
 from interpreter.diagnostics.diagnostic import Diagnostic, loaded_text
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.loading.ruleset import Ruleset
-from interpreter.loading.stages import RulesCompiled, read_manifest, rules_files, ruleset_of, run_stages
+from interpreter.loading.stages import RulesCompiled, read_manifest, rules_files
 from interpreter.safety.files import Boundary, read_source
 from interpreter.safety.limits import LIMITS
-from interpreter.scenarios.check import check_scenarios
-from interpreter.scenarios.files import parse_scenario_file
-from interpreter.validation.provisional import provisional_notes
+from interpreter.validation.validate import FileCheck, file_checks, load_and_check
 
 MOST_KEPT = 2048  # clean steps remembered: a few states of every scenario and bot file of a large game
 
@@ -44,11 +38,7 @@ class RulesChecked:
     inputs: str  # a digest of what the game was loaded from: texts, limits ("" if it did not load)
 
 
-@dataclass(frozen=True)
-class Step:
-    file: Path  # the scenario or bot file it checks
-    run: Callable[[], list[Diagnostic]]
-    reads: tuple[Path, ...] = ()  # the files it reads besides the game's: its own, a bot's parts
+Step = FileCheck  # the check of one file after the rules (validation.validate)
 
 
 _RULES: dict[str, RulesChecked] = {}  # the digest of what a game was loaded from -> what was found
@@ -85,32 +75,13 @@ def _loaded_from(folder: Path) -> tuple | None:
 
 
 def _check_rules(folder: Path, inputs: str) -> RulesChecked:
-    diagnostics: list[Diagnostic] = []
-    stages = ruleset = None
-    try:
-        stages = run_stages(folder)
-        ruleset = ruleset_of(stages)
-    except LudolexError as error:
-        diagnostics += error.diagnostics
-    else:
-        diagnostics += ruleset.warnings + provisional_notes(ruleset.content)
-    boundary = stages.boundary if stages is not None else Boundary.of_ruleset(folder)  # one count of the bytes read
+    diagnostics, stages, ruleset, boundary = load_and_check(folder)
     return RulesChecked(stages, ruleset, diagnostics, boundary, inputs if ruleset else "")
 
 
 def later_steps(folder: Path, rules: RulesChecked) -> list[Step]:
     """What `check_ruleset` checks after the rules: each scenario file, each bot, the table description."""
-    steps = [Step(f, lambda f=f: _scenarios(rules, f), (f,)) for f in sorted((folder / "tests").glob("*.yaml"))]
-    if rules.ruleset is None:  # the expressions cannot be compiled: check what can be
-        bots = sorted((folder / "bots").glob("*.yaml"))
-        return steps + [Step(f, lambda f=f: _unloaded_bot(rules, f), (f,)) for f in bots]
-    players = rules.ruleset.program.players
-    steps += [Step(f, lambda f=f: _bot(rules, f), tuple(policy_parts(f, players)))
-              for f in bot_files(rules.ruleset).values()]
-    table = table_files(rules.ruleset)
-    if table:  # the table description, with the parts of the factions the game has
-        steps.append(Step(table[0], lambda: read_table_view(rules.ruleset)[1], tuple(table)))
-    return steps
+    return file_checks(folder, rules.ruleset, rules.boundary)
 
 
 _CLEAN: dict[str, None] = {}  # digests of the inputs of steps that found nothing, oldest first
@@ -131,28 +102,3 @@ def run_step(step: Step, rules: RulesChecked) -> list[Diagnostic]:
             _CLEAN.pop(next(iter(_CLEAN)))
         _CLEAN[key] = None
     return found
-
-
-def _scenarios(rules: RulesChecked, file: Path) -> list[Diagnostic]:
-    try:
-        parsed = parse_scenario_file(file, rules.boundary)
-        return check_scenarios(rules.ruleset, file, parsed) if rules.ruleset is not None else []
-    except LudolexError as error:
-        return error.diagnostics
-
-
-def _bot(rules: RulesChecked, file: Path) -> list[Diagnostic]:
-    try:
-        Policy(file, rules.ruleset)
-    except LudolexError as error:
-        return error.diagnostics
-    return []
-
-
-def _unloaded_bot(rules: RulesChecked, file: Path) -> list[Diagnostic]:
-    try:
-        read_policy_file(file, rules.boundary)
-    except LudolexError as error:
-        return error.diagnostics
-    return []
-

@@ -1,13 +1,17 @@
 """`ludolex validate`: load rulesets and their scenario files, and gather every diagnostic."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
-from interpreter.agents.rule_of_thumb import Policy, bot_files, read_policy_file
+from interpreter.agents.rule_of_thumb import Policy, bot_files, policy_parts, read_policy_file
 from interpreter.content.manifest import MANIFEST
-from interpreter.content.table_view import read_table_view
+from interpreter.content.table_view import read_table_view, table_files
 from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.errors import LudolexError
+from interpreter.loading.ruleset import Ruleset
 from interpreter.loading.stages import RulesCompiled, ruleset_of, run_stages
 from interpreter.safety.files import Boundary
 from interpreter.validation.provisional import provisional_notes
@@ -38,32 +42,66 @@ def validate_ruleset(folder: Path) -> list[Diagnostic]:
 
 def check_ruleset(folder: Path) -> tuple[list[Diagnostic], RulesCompiled | None]:
     """`validate_ruleset`'s diagnostics, and what the loading stages found (None if the manifest
-    could not be read): the language server answers from it."""
+    could not be read): the language server answers from it, and checks in the same steps."""
+    diagnostics, stages, ruleset, boundary = load_and_check(folder)
+    for check in file_checks(folder, ruleset, boundary):
+        diagnostics += check.run()
+    return sorted(diagnostics, key=Diagnostic.sort_key), stages
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """The check of one file after the rules (a scenario file, a bot, the table description)."""
+    file: Path
+    run: Callable[[], list[Diagnostic]]
+    reads: tuple[Path, ...]  # the files it reads besides the game's: its own, a bot's or a table's parts
+
+
+def load_and_check(folder: Path) -> tuple[list[Diagnostic], RulesCompiled | None, Ruleset | None, Boundary]:
+    """The game loaded (its manifest, content and rules, every loading stage), what that found, and
+    the boundary that counts the bytes read, then shared by the file checks."""
     diagnostics: list[Diagnostic] = []
-    stages = None
+    stages = ruleset = None
     try:
         stages = run_stages(folder)
         ruleset = ruleset_of(stages)
     except LudolexError as error:
         diagnostics += error.diagnostics
-        ruleset = None
     else:
-        diagnostics += ruleset.warnings + provisional_notes(ruleset.content) + read_table_view(ruleset)[1]
+        diagnostics += ruleset.warnings + provisional_notes(ruleset.content)
     boundary = stages.boundary if stages is not None else Boundary.of_ruleset(folder)  # one count of the bytes read
-    for scenario_file in sorted((folder / "tests").glob("*.yaml")):
-        try:
-            parsed = parse_scenario_file(scenario_file, boundary)
-            if ruleset is not None:
-                diagnostics += check_scenarios(ruleset, scenario_file, parsed)
-        except LudolexError as error:
-            diagnostics += error.diagnostics
-    own_bots = sorted((folder / "bots").glob("*.yaml"))
-    for bot_file in own_bots if ruleset is None else bot_files(ruleset).values():  # a variant's and its bases'
-        try:
-            if ruleset is None:  # the expressions cannot be compiled: check what can be
-                read_policy_file(bot_file, boundary)
-            else:
-                Policy(bot_file, ruleset)
-        except LudolexError as error:
-            diagnostics += error.diagnostics
-    return sorted(diagnostics, key=Diagnostic.sort_key), stages
+    return diagnostics, stages, ruleset, boundary
+
+
+def file_checks(folder: Path, ruleset: Ruleset | None, boundary: Boundary) -> list[FileCheck]:
+    """Each scenario file, each bot (a variant's own and those it inherits), the table description.
+    Without a loaded game, a bot's expressions cannot be compiled: what can be is checked."""
+    checks = [FileCheck(f, partial(_scenarios, ruleset, f, boundary), (f,))
+              for f in sorted((folder / "tests").glob("*.yaml"))]
+    if ruleset is None:
+        return checks + [FileCheck(f, partial(_problems, read_policy_file, f, boundary), (f,))
+                         for f in sorted((folder / "bots").glob("*.yaml"))]
+    players = ruleset.program.players
+    checks += [FileCheck(f, partial(_problems, Policy, f, ruleset), tuple(policy_parts(f, players)))
+               for f in bot_files(ruleset).values()]
+    table = table_files(ruleset)
+    if table:  # with the parts of the factions the game has
+        checks.append(FileCheck(table[0], lambda: read_table_view(ruleset)[1], tuple(table)))
+    return checks
+
+
+def _scenarios(ruleset: Ruleset | None, file: Path, boundary: Boundary) -> list[Diagnostic]:
+    try:
+        parsed = parse_scenario_file(file, boundary)
+        return check_scenarios(ruleset, file, parsed) if ruleset is not None else []
+    except LudolexError as error:
+        return error.diagnostics
+
+
+def _problems(read, *arguments) -> list[Diagnostic]:
+    """The diagnostics of `read(*arguments)`, which raises them."""
+    try:
+        read(*arguments)
+    except LudolexError as error:
+        return error.diagnostics
+    return []
