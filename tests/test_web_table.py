@@ -66,7 +66,7 @@ def test_a_seat_is_sent_only_what_it_observes_at_every_decision():
     assert secret, "no choice of these 150 was made out of the others' sight"
     for entry in secret:
         others = [label for seat, label in entry["labels"].items() if seat != entry["player"]]
-        assert all("#" in label for label in others if label != entry["labels"][entry["player"]]), entry
+        assert all("@" in label for label in others if label != entry["labels"][entry["player"]]), entry
 
 
 def test_the_all_seat_exists_only_in_debug_mode_with_a_link_of_its_own():

@@ -73,8 +73,9 @@ class Decision:
     `options` the complete list of legal options: a list of tuples, one value per variable the
     rule binds (a kind, a location...), or `PASS` when passing is allowed. `labels()` gives each
     option as text, e.g. "stone c2", as the decider sees it: a component they cannot tell apart
-    shows only its back, numbered in the order the options name them ("plot#1"); a list (a set
-    of cards chosen at once) shows as `[sword-1, flail-2]`.
+    shows as its handle, its back and where it lies ("plot@c3", "card@hand(red)#2": see
+    knowledge.handle), which says nothing of which one it is; a list (a set of cards chosen at
+    once) shows as `[sword-1, flail-2]`.
 
     A number chosen from a range (`choose n in numbers(0, 999) as bid`) has a `NumberRange` for
     `options`, a sequence made on demand; `number_range` then gives its (low, high). A decision
@@ -83,16 +84,16 @@ class Decision:
     `origin` is what `Game.why_not` reads to explain an option that is not offered.
     """
 
-    __slots__ = ("name", "player", "variables", "options", "hidden_as", "group", "origin")
+    __slots__ = ("name", "player", "variables", "options", "handle_of", "group", "origin")
 
     def __init__(self, name: str, player: str, variables: tuple[str, ...], options: Sequence[tuple],
-                 hidden_as: Callable[[str | None, Component], str | None] | None = None, group: tuple[str, ...] = (),
+                 handle_of: Callable[[str | None, Component, dict], str | None] | None = None, group: tuple[str, ...] = (),
                  origin: tuple | None = None):
         self.name = name
         self.player = player
         self.variables = variables
         self.options = options
-        self.hidden_as = hidden_as  # (viewer, component) -> its back if the viewer cannot tell which it is
+        self.handle_of = handle_of  # (viewer, component, memo) -> its handle if the viewer cannot tell which it is
         self.group = tuple(group)  # the players any of whom may answer (`by any of`), the first being `player`
         self.origin = origin  # (the rule that asks it, the values of the names in view): to explain a refusal
 
@@ -108,18 +109,15 @@ class Decision:
 
     def _renderer(self, viewer: str | None | object) -> Callable[[object], str]:
         viewer = self.player if viewer is DECIDER else viewer
-        if self.hidden_as is None or viewer is EVERYTHING:
+        if self.handle_of is None or viewer is EVERYTHING:
             return render_value
-        numbers: dict[str, int] = {}
+        memo: dict = {}  # the handles of the components of a zone, worked out once for all the options
 
         def render(value) -> str:
             if isinstance(value, list):
                 return "[" + ", ".join(render(v) for v in value) + "]"
-            back = self.hidden_as(viewer, value) if isinstance(value, Component) else None
-            if back is None:
-                return render_value(value)
-            number = numbers.setdefault(value.id, len(numbers) + 1)
-            return f"{back}#{number}"
+            handle = self.handle_of(viewer, value, memo) if isinstance(value, Component) else None
+            return render_value(value) if handle is None else handle
 
         return render
 
@@ -130,10 +128,8 @@ class Decision:
 
     def label(self, index: int, viewer: str | None | object = DECIDER) -> str:
         render = self._renderer(viewer)
-        if render is render_value or isinstance(self.options, NumberRange):  # nothing numbered: this one alone
-            option = self.options[index]
-            return "pass" if option is PASS else " ".join(render(v) for v in option)
-        return self.labels(viewer)[index]  # a back's number depends on the options before
+        option = self.options[index]
+        return "pass" if option is PASS else " ".join(render(v) for v in option)
 
     def as_dict(self, index: int, viewer: str | None | object = DECIDER) -> dict:
         option = self.options[index]

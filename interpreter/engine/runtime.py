@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.engine.board import Board
-from interpreter.engine.knowledge import back_of, knows
+from interpreter.engine.knowledge import back_of, handle, knows
 from interpreter.engine.reasons import PointsByReason
 from interpreter.engine.state import State
 from interpreter.safety.limits import LIMITS, LimitExceeded
@@ -142,6 +142,10 @@ class Runtime:
     def hidden_as(self, viewer: str | None, component) -> str | None:
         """What `viewer` sees of `component` when they cannot tell which it is (its back), else None."""
         return None if knows(self, viewer, component) else back_of(self, component)
+
+    def handle_of(self, viewer: str | None, component, memo: dict) -> str | None:
+        """What `viewer` calls `component` when they cannot tell which it is (knowledge.handle), else None."""
+        return handle(self, viewer, component, memo)
 
     def settle(self) -> None:
         """Apply the continuous (`always`) rules until the state stops changing."""

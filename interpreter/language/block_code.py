@@ -502,7 +502,7 @@ def _ask(node: s.Choose, scope: Scope, by: str, bound: str, options: str, player
     out.line(f"    {chosen} = {options}[{playout}.randrange(len({options}))]", pos)
     out.line("else:", pos)
     out.line(f"    {chosen} = {options}[(yield _Decision({out.literal(node.name)}, {player}, {bound}, {options}, "
-             f"rt.hidden_as, {members}, ({rule}, {_env_dict(scope, out)})))]", pos)
+             f"rt.handle_of, {members}, ({rule}, {_env_dict(scope, out)})))]", pos)
 
 
 def _bind(names: tuple[str, ...], chosen: str, pos: Position, out: Writer) -> None:

@@ -1110,7 +1110,7 @@ class Choose(Stmt):
                 rt.decided_unasked()
                 bind(env, names, options[playout.randrange(len(options))])
                 return
-            index = yield Decision(decision_name, player, names, options, rt.hidden_as, members, (rule, env))
+            index = yield Decision(decision_name, player, names, options, rt.handle_of, members, (rule, env))
             bind(env, names, options[index])
 
         return choose, True
@@ -1281,7 +1281,7 @@ class Simultaneously(Stmt):
                 options = with_pass(options) if optional else options
                 if options:  # a player with nothing to choose (and no pass) takes no part
                     each.append((own, options))
-                    parts.append(Decision(decision_name, player, names, options, rt.hidden_as, origin=(rule, own)))
+                    parts.append(Decision(decision_name, player, names, options, rt.handle_of, origin=(rule, own)))
             answers = (yield Simultaneous(parts)) if parts else []
             for (own, options), index in zip(each, answers):
                 bind(own, names, options[index])

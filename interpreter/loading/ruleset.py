@@ -1,6 +1,8 @@
 """A loaded game: its manifest, content, board and compiled program, and the state a new game starts from."""
 from __future__ import annotations
 
+import random
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,8 +48,11 @@ class Ruleset:
                     state.add(component)
         for zone in self.program.unordered:  # a bag's components start in no order anybody knows
             state.rng.shuffle(state.zones[zone])
-        for items in state.zones.values():  # nor do the face-down ones among themselves (else the content's
-            _mix_face_down(items, state.rng)  # order, kind by kind, would tell which is which)
+        # nor do the face-down ones among themselves (else the content's order, kind by kind, would tell
+        # which is which), mixed by a generator of their own: the game's draws stay what they were
+        mixer = random.Random(f"{seed} face down")
+        for items in state.zones.values():
+            _mix_face_down(items, mixer)
         return state
 
     def _starting_zone(self, zone: str, owner: str | None) -> str:

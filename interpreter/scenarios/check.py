@@ -236,7 +236,9 @@ _NAME = re.compile(r"[^\W\d][\w.]*")  # a name in the rules: `place`, `eyrie.roo
 _TEXT = re.compile(r'"((?:[^"\\]|\\.)*)"')  # a text in the rules: `"march"`
 _NUMBER = re.compile(r"-?[0-9]+")
 _COMPONENT = re.compile(r"(?:(\w+)-)?(\w+)-[0-9]+")  # a component's id: `green-boar-2`, `ambush-1`
-_BACK = re.compile(r"(\w+)#[0-9]+")  # a component its decider cannot tell apart: its back, numbered
+# a component its decider cannot tell apart: its handle, its back and where it lies (`plot@c3`,
+# `card@hand(red)#2`, see engine/knowledge.handle)
+_HANDLE = re.compile(r"(\w+)@([\w.]+)(?:\((\w+)\))?(?:#[0-9]+)?")
 
 
 def option_words(game: Ruleset, boundary: Boundary) -> set[str]:
@@ -308,12 +310,12 @@ def _asked(decision: str, symbols, words: set[str]) -> bool:
 
 
 def _known(word: str, words: set[str], game: Ruleset) -> bool:
-    """Whether an option may hold `word`: a word of the game, a number, a component's id or back."""
+    """Whether an option may hold `word`: a word of the game, a number, a component's id or handle."""
     if word in words or _NUMBER.fullmatch(word):
         return True
-    back = _BACK.fullmatch(word)
-    if back:
-        return back.group(1) in words
+    handle = _HANDLE.fullmatch(word)
+    if handle:
+        return all(part in words for part in handle.groups() if part)
     component = _COMPONENT.fullmatch(word)
     return bool(component) and component.group(2) in game.content.pieces \
         and component.group(1) in (None, *game.content.players)
