@@ -110,6 +110,8 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 body = run_body(*decl.body.compile(scope, deciding, catch_return=True))
                 program.anytime_actions.append((decl.name, condition, body))
                 program.anytime_guards.conditions[decl.name] = decl.condition
+            elif isinstance(decl, d.CannotDecl):
+                program.guards.setdefault(decl.action, []).append(_guard(number, decl, scope))
             elif isinstance(decl, d.AlwaysDecl):
                 body, generator = decl.body.compile(scope, deciding)
                 if generator:
@@ -253,6 +255,14 @@ def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], 
         return scope.codegen.cached(f"fn_{identifier}", number, params, f"compute_{identifier}")
     scope.codegen.namespace[f"fn_{identifier}"] = compute
     return compute
+
+
+def _guard(number: int, decl: d.CannotDecl, scope: Scope):
+    """A `cannot` rule as `fn(rt, piece, *locations)`: true where it forbids the move."""
+    function = d.FunctionDecl(decl.pos, f"cannot_{decl.action}_{number}", decl.params, decl.condition)
+    guard = _function(number, function, [], [], scope)
+    check(scope, decl.condition.pos, "bool", decl.condition.type, f"the condition of `cannot {decl.action}`")
+    return guard
 
 
 def _part_name(decl) -> str:

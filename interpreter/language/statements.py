@@ -18,7 +18,7 @@ from interpreter.engine.knowledge import sees_zone
 from interpreter.engine.reasons import reason_name
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
-from interpreter.language.builtins import land_at_random
+from interpreter.language.builtins import forbidden, land_at_random
 from interpreter.language.explaining import ChoiceRule
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names, is_none
 from interpreter.language.failures import in_plain_words
@@ -285,6 +285,7 @@ class Move(Stmt):
     to: Expr
     at_bottom: bool = False
     facing: str | None = None  # "up" or "down": how the components lie once moved; None: as they were
+    guarded: bool = True  # the `cannot` rules apply (False: written `ignoring limits`)
 
     def decides(self, deciding):
         return deciding.events.get(MOVED, False)
@@ -303,7 +304,7 @@ class Move(Stmt):
         """The arguments of `move_components` after the components and the destination."""
         face_down = None if self.facing is None else self.facing == "down"
         bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
-        return self.at_bottom, bags, face_down, self.announced(scope), self.pos
+        return self.at_bottom, bags, face_down, self.announced(scope), self.pos, self.guarded
 
     def compile(self, scope, deciding):
         what, to = self.what.compile(scope), self.to.compile(scope)
@@ -337,13 +338,15 @@ class Move(Stmt):
 
 
 def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, face_down: bool | None, announced: bool,
-                    pos: Position):
-    """`move`: the component (or list of them) `moved` to zone `destination`. When `moved` is
-    announced, returns its values: the components, the zone they all came from (or none), the zone
-    they went to; None if nothing moved."""
+                    pos: Position, guarded: bool = True):
+    """`move`: the component (or list of them) `moved` to zone `destination`, but those a `cannot`
+    rule forbids (unless not `guarded`). When `moved` is announced, returns its values: the
+    components, the zone they all came from (or none), the zone they went to; None if nothing moved."""
     if destination is None:
         raise RuleRuntimeError(pos, "cannot move to nowhere (the destination is none)")
     group = moved if isinstance(moved, list) else [moved]
+    if guarded and rt.program.guards:
+        group = [component for component in group if not forbidden(rt, component, destination)]
     origins = {component.zone for component in group} if announced else None
     for component in group:
         rt.state.move(component, destination, at_bottom)
