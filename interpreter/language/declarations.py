@@ -170,12 +170,15 @@ class OverrideDecl:
 
 @dataclass
 class AnytimeDecl:
-    """anytime NAME [if CONDITION]: something a player may do at any `window` where the condition holds."""
+    """anytime NAME [during SPAN] [if CONDITION]: something a player may do at any `window` where the
+    condition holds; with a span (`turn` or a phase), only the player whose turn it is, during it, and
+    at every step of it (language/spans.py)."""
 
     pos: Position
     name: str
     condition: Expr | None
     body: Block
+    span: str | None = None
     seat: str | None = None  # in an extra seat's copy of a faction's file: that seat (the name stays the faction's)
 
 

@@ -441,8 +441,11 @@ class _ToAst(Transformer):
         return d.InsteadDecl(self._pos(meta), str(name), params or [], condition, str(label) if label else None, body)
 
     def anytime_decl(self, meta, c):
-        name, condition, body = c
-        return d.AnytimeDecl(self._pos(meta), str(name), condition, body)
+        name, span, condition, body = c
+        return d.AnytimeDecl(self._pos(meta), str(name), condition, body, span=span)
+
+    def during(self, meta, c):
+        return str(c[0])
 
     def cannot_place(self, meta, c):
         _, piece, site, condition = c
