@@ -73,7 +73,9 @@ def words_of(terminal: TerminalDef) -> list[str]:
         return [terminal.pattern.value]
     regex = terminal.pattern.value
     body = regex.removesuffix(r"\b")
-    if body.startswith("(") and body.endswith(")"):
+    if body.startswith("(?:") and body.endswith(")"):  # a word of one declaration, still free as a name
+        body = body[3:-1]
+    elif body.startswith("(") and body.endswith(")"):
         body = body[1:-1]
     words = [re.sub(r"\[ (\t|\\t)\]\+", " ", alternative) for alternative in body.split("|")]  # blanks: a space
     if not all(re.fullmatch(r"[a-z]+( [a-z]+)*", word) and re.fullmatch(regex, word) for word in words):

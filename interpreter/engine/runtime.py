@@ -98,6 +98,8 @@ class Runtime:
         self.steps = 0  # loop turns, calls and rule runs so far (the step budget, see limits.py)
         self.step_limit = LIMITS.steps_per_decision
         self.running = False  # rules (or a bot's valuation) are running now: the watchdog may stop them
+        self.turn_player = None  # whose turn it is (`turn`), and the phase of it running (`phase`), for
+        self.phase = None        # the `anytime ... during` actions
         self.start_phase: str | None = None  # a scenario starts the turn at this phase: the ones before are skipped
         self.pause_at: tuple | None = None  # a scenario stops the game here: ("end", "turn"), ("end", a phase), ("event", a name)
         self.playout = None  # playout mode: a random.Random with which each `choose` picks itself (Game.play_out)

@@ -364,7 +364,7 @@ def write_effect(node: s.Effect, scope: Scope, out: Writer) -> bool:
 
 def write_window(node: s.Window, scope: Scope, out: Writer) -> bool:
     scope.symbols.note_decision(s.ANYTIME, ("action",))  # bots may value it like any decision
-    out.line(f"yield from _window(rt, l_you, {out.constant(node.pos, 'pos')})", node.pos)
+    out.line(f"yield from _window(rt, l_you, {out.constant(node.pos, 'pos')}, {node.steps})", node.pos)
     return True
 
 
@@ -563,7 +563,10 @@ def _run_event(name: str, when: str, scope: Scope, pos: Position, out: Writer) -
 
 
 def write_turn(node: s.Turn, scope: Scope, out: Writer) -> bool:
+    saved_turn = out.temp()
+    out.line(f"{saved_turn} = rt.turn_player", node.pos)
     saved = _acting(node, scope, out)
+    out.line("rt.turn_player = l_you", node.pos)
     out.line("rt.state.turns += 1", node.pos)
     out.line("try:", node.pos)
     with out.indented():
@@ -572,7 +575,7 @@ def write_turn(node: s.Turn, scope: Scope, out: Writer) -> bool:
     out.line("except _EndTurn:", node.pos)
     out.line("    pass", node.pos)
     _run_event("turn", "end", scope, node.pos, out)
-    out.line(f"l_you = {saved}", node.pos)
+    out.line(f"l_you, rt.turn_player = {saved}, {saved_turn}", node.pos)
     out.line("if rt.start_phase is not None:", node.pos)
     out.line(f"    raise {out.constant(node, 'turn')}.missing_phase(rt.start_phase)", node.pos)
     out.line(f"if rt.pause_at == {out.constant(('end', 'turn'), 'key')}:", node.pos)
@@ -587,6 +590,7 @@ def write_phase(node: s.Phase, scope: Scope, out: Writer) -> bool:
              node.pos)
     with out.indented():
         out.line("rt.start_phase = None", node.pos)
+        out.line(f"rt.phase = {name}", node.pos)
         _run_event(node.name, "start", scope, node.pos, out)
         out.line("try:", node.pos)
         with out.indented():
@@ -594,9 +598,11 @@ def write_phase(node: s.Phase, scope: Scope, out: Writer) -> bool:
         out.line("except _EndTurn:  # the turn ends in this phase: the phase ends too", node.pos)
         with out.indented():
             _run_event(node.name, "end", scope, node.pos, out)
+            out.line("rt.phase = None", node.pos)
             _pause_if_asked(("end", node.name), node.pos, out)
             out.line("raise", node.pos)
         _run_event(node.name, "end", scope, node.pos, out)
+        out.line("rt.phase = None", node.pos)
         _pause_if_asked(("end", node.name), node.pos, out)
     return True
 

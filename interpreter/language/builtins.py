@@ -234,8 +234,42 @@ def _shown(value) -> str:
 
 # name: (function, argument types, type of the result). "zone" accepts a location too (a
 # location is a zone); "via" is a connection type or a list of them.
+def forbidden(rt, component, destination) -> bool:
+    """Does a `cannot` rule forbid `component` to go to `destination`? Where it goes from and to (on
+    the board or off it) says which rules apply: `place`, `move` or `remove`."""
+    origin = component.zone
+    on_board = rt.board.index
+    if origin == destination:
+        return False
+    if origin in on_board:
+        action, places = ("move", (origin, destination)) if destination in on_board else ("remove", (origin,))
+    elif destination in on_board:
+        action, places = "place", (destination,)
+    else:
+        return False
+    return any(guard(rt, component, *places) for guard in rt.program.guards.get(action, ()))
+
+
+def placeable(rt, component, site):
+    """May `component` be placed in `site` (no `cannot place` rule forbids it)?"""
+    return component is not None and not forbidden(rt, component, site)
+
+
+def movable(rt, component, target):
+    """May `component` be moved from where it is to `target` (no `cannot move` rule forbids it)?"""
+    return component is not None and not forbidden(rt, component, target)
+
+
+def removable(rt, component):
+    """May `component` be removed from the board, where it is (no `cannot remove` rule forbids it)?"""
+    return component is not None and not forbidden(rt, component, None)
+
+
 BUILTINS = {
     "top": (top, ("zone",), "component"),
+    "placeable": (placeable, ("component", "location"), "bool"),
+    "movable": (movable, ("component", "location"), "bool"),
+    "removable": (removable, ("component",), "bool"),
     "bottom": (bottom, ("zone",), "component"),
     "pieces": (pieces, ("zone",), "list"),
     "pieces_in": (pieces_in, ("list",), "list"),

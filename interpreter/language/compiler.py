@@ -20,6 +20,7 @@ from interpreter.language.parameters import check_calls, find_needs
 from interpreter.language.precedence import ordered_overrides
 from interpreter.language.program import Program, make_procedure, make_replaced, make_trigger
 from interpreter.language.scope import Scope, Symbols
+from interpreter.language.spans import add_step_windows
 from interpreter.language.statements import Deciding, run_body
 from interpreter.language.types import check
 from interpreter.safety.limits import LIMITS
@@ -51,6 +52,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         block_code.install(codegen)
     scope = Scope(symbols, diagnostics, codegen=codegen)
     program.anytime_guards = GuardedOptions({}, scope)
+    add_step_windows(declarations)
     deciding = find_deciding(declarations, abilities)
 
     modifiers = _changes(declarations, d.ModifyDecl, symbols.functions, "modify", "function to modify", scope)
@@ -102,14 +104,16 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                 trigger.precedence = decl.precedence
                 program.triggers.setdefault(decl.event, []).append(trigger)
             elif isinstance(decl, d.AnytimeDecl):
-                if decl.seat is None and any(name == decl.name for name, _, _ in program.anytime_actions):
+                if decl.seat is None and any(action[0] == decl.name for action in program.anytime_actions):
                     scope.error("LX301", f"`anytime {decl.name}` is declared twice", decl.pos)
                 condition = decl.condition.compile(scope) if decl.condition else None
                 if decl.condition:
                     check(scope, decl.condition.pos, "bool", decl.condition.type, "the condition of an `anytime` action")
                 body = run_body(*decl.body.compile(scope, deciding, catch_return=True))
-                program.anytime_actions.append((decl.name, condition, body))
+                program.anytime_actions.append((decl.name, condition, body, decl.span))
                 program.anytime_guards.conditions[decl.name] = decl.condition
+            elif isinstance(decl, d.CannotDecl):
+                program.guards.setdefault(decl.action, []).append(_guard(number, decl, scope))
             elif isinstance(decl, d.AlwaysDecl):
                 body, generator = decl.body.compile(scope, deciding)
                 if generator:
@@ -133,6 +137,10 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         return program
     for handlers in program.triggers.values():  # the highest precedence first, then as declared
         handlers.sort(key=lambda trigger: -trigger.precedence)
+    for decl in declarations:
+        if isinstance(decl, d.AnytimeDecl) and decl.span and decl.span != "turn" and decl.span not in symbols.phases:
+            scope.error("LX302", f"`anytime {decl.name} during {decl.span}`: no phase `{decl.span}` (a span is `turn` "
+                        "or a phase of the turn)", decl.pos, hint=did_you_mean(decl.span, sorted(symbols.phases)))
     check_deciders(declarations, abilities, diagnostics)
     find_needs(declarations, symbols)
     check_calls(declarations + [body for _, body in abilities], symbols, diagnostics)
@@ -253,6 +261,14 @@ def _function(number: int, decl: d.FunctionDecl, modifiers: list[d.ModifyDecl], 
         return scope.codegen.cached(f"fn_{identifier}", number, params, f"compute_{identifier}")
     scope.codegen.namespace[f"fn_{identifier}"] = compute
     return compute
+
+
+def _guard(number: int, decl: d.CannotDecl, scope: Scope):
+    """A `cannot` rule as `fn(rt, piece, *locations)`: true where it forbids the move."""
+    function = d.FunctionDecl(decl.pos, f"cannot_{decl.action}_{number}", decl.params, decl.condition)
+    guard = _function(number, function, [], [], scope)
+    check(scope, decl.condition.pos, "bool", decl.condition.type, f"the condition of `cannot {decl.action}`")
+    return guard
 
 
 def _part_name(decl) -> str:

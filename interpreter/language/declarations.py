@@ -170,14 +170,28 @@ class OverrideDecl:
 
 @dataclass
 class AnytimeDecl:
-    """anytime NAME [if CONDITION]: something a player may do at any `window` where the condition holds."""
+    """anytime NAME [during SPAN] [if CONDITION]: something a player may do at any `window` where the
+    condition holds; with a span (`turn` or a phase), only the player whose turn it is, during it, and
+    at every step of it (language/spans.py)."""
 
     pos: Position
     name: str
     condition: Expr | None
     body: Block
+    span: str | None = None
     seat: str | None = None  # in an extra seat's copy of a faction's file: that seat (the name stays the faction's)
 
 
+@dataclass
+class CannotDecl:
+    """cannot place X in SITE / move X from ORIGIN to TARGET / remove X from SITE, if CONDITION: a guard
+    every `move` obeys (a piece it forbids stays where it is), unless written `ignoring limits`."""
+
+    pos: Position
+    action: str  # "place": onto the board from off it; "move": from one board location to another; "remove": off it
+    params: list[str]  # the piece, then the location(s)
+    condition: Expr
+
+
 Declaration = (FactionDecl | WithFactionDecl | EventDecl | ShownDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
-               | InsteadDecl | AnytimeDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)
+               | InsteadDecl | AnytimeDecl | CannotDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

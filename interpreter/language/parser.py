@@ -123,7 +123,7 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
 
 
 DECLARATION_WORDS = ("faction", "with faction", "event", "public", "private", "hidden", "option", "zone", "variable", "property", "function", "modify", "override", "procedure",
-                     "instead of", "anytime", "when", "always", "setup", "play")
+                     "instead of", "anytime", "cannot place", "cannot move", "cannot remove", "when", "always", "setup", "play")
 DECLARATION = re.compile(rf"^({'|'.join(DECLARATION_WORDS)})\b\s*(\w*)")
 
 
@@ -192,7 +192,8 @@ TOKEN_WORDS = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the indented block", "NAME": "a name",
     "INT": "a number", "ESCAPED_STRING": "a quoted text", "$END": "end of file", "QUANTIFIER": "count/sum/any/all/select/first/max/min",
     "RANK_ORDER": "`most` or `fewest`", "VISIBILITY": "public/private/hidden", "TIES_SHARE": "`ties share`",
-    "ANY_OF": "`any of`",
+    "ANY_OF": "`any of`", "CANNOT_PLACE": "`place`", "CANNOT_REMOVE": "`remove`", "CANNOT_FROM": "`from`",
+    "IGNORING_LIMITS": "`ignoring limits`",
 }
 
 
@@ -440,8 +441,23 @@ class _ToAst(Transformer):
         return d.InsteadDecl(self._pos(meta), str(name), params or [], condition, str(label) if label else None, body)
 
     def anytime_decl(self, meta, c):
-        name, condition, body = c
-        return d.AnytimeDecl(self._pos(meta), str(name), condition, body)
+        name, span, condition, body = c
+        return d.AnytimeDecl(self._pos(meta), str(name), condition, body, span=span)
+
+    def during(self, meta, c):
+        return str(c[0])
+
+    def cannot_place(self, meta, c):
+        _, piece, site, condition = c
+        return d.CannotDecl(self._pos(meta), "place", [str(piece), str(site)], condition)
+
+    def cannot_move(self, meta, c):
+        piece, _, origin, target, condition = c
+        return d.CannotDecl(self._pos(meta), "move", [str(piece), str(origin), str(target)], condition)
+
+    def cannot_remove(self, meta, c):
+        _, piece, _, site, condition = c
+        return d.CannotDecl(self._pos(meta), "remove", [str(piece), str(site)], condition)
 
     def override_decl(self, meta, c):
         name, params, value, condition, precedence = c
@@ -487,7 +503,7 @@ class _ToAst(Transformer):
         return s.Set(self._pos(meta), c[0], c[1])
 
     def move_stmt(self, meta, c):
-        return s.Move(self._pos(meta), c[0], c[1], c[2] is not None, c[3])
+        return s.Move(self._pos(meta), c[0], c[1], c[2] is not None, c[3], guarded=c[4] is None)
 
     def facing(self, meta, c):
         return str(c[0])  # "up" or "down"

@@ -18,7 +18,7 @@ from interpreter.engine.knowledge import sees_zone
 from interpreter.engine.reasons import reason_name
 from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
 from interpreter.engine.state import Component
-from interpreter.language.builtins import land_at_random
+from interpreter.language.builtins import forbidden, land_at_random
 from interpreter.language.explaining import ChoiceRule
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names, is_none
 from interpreter.language.failures import in_plain_words
@@ -285,6 +285,7 @@ class Move(Stmt):
     to: Expr
     at_bottom: bool = False
     facing: str | None = None  # "up" or "down": how the components lie once moved; None: as they were
+    guarded: bool = True  # the `cannot` rules apply (False: written `ignoring limits`)
 
     def decides(self, deciding):
         return deciding.events.get(MOVED, False)
@@ -303,7 +304,7 @@ class Move(Stmt):
         """The arguments of `move_components` after the components and the destination."""
         face_down = None if self.facing is None else self.facing == "down"
         bags = frozenset(scope.symbols.unordered_zones())  # unordered zones: a component lands at a random place
-        return self.at_bottom, bags, face_down, self.announced(scope), self.pos
+        return self.at_bottom, bags, face_down, self.announced(scope), self.pos, self.guarded
 
     def compile(self, scope, deciding):
         what, to = self.what.compile(scope), self.to.compile(scope)
@@ -337,13 +338,15 @@ class Move(Stmt):
 
 
 def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, face_down: bool | None, announced: bool,
-                    pos: Position):
-    """`move`: the component (or list of them) `moved` to zone `destination`. When `moved` is
-    announced, returns its values: the components, the zone they all came from (or none), the zone
-    they went to; None if nothing moved."""
+                    pos: Position, guarded: bool = True):
+    """`move`: the component (or list of them) `moved` to zone `destination`, but those a `cannot`
+    rule forbids (unless not `guarded`). When `moved` is announced, returns its values: the
+    components, the zone they all came from (or none), the zone they went to; None if nothing moved."""
     if destination is None:
         raise RuleRuntimeError(pos, "cannot move to nowhere (the destination is none)")
     group = moved if isinstance(moved, list) else [moved]
+    if guarded and rt.program.guards:
+        group = [component for component in group if not forbidden(rt, component, destination)]
     origins = {component.zone for component in group} if announced else None
     for component in group:
         rt.state.move(component, destination, at_bottom)
@@ -756,34 +759,50 @@ class Pass(Stmt):
 @dataclass
 class Window(Stmt):
     """window: each player, `you` first then the others in seating order, may take any of their
-    `anytime` actions whose conditions hold, as many as they like, until they pass."""
+    `anytime` actions whose conditions hold, as many as they like, until they pass. A step's window
+    (`steps`, placed by language/spans.py, not written) offers only the `anytime ... during` actions,
+    to `you`, the player whose turn it is."""
 
     pos: Position
+    steps: bool = False
 
     def decides(self, deciding):
         return True
 
     def compile(self, scope, deciding):
         scope.symbols.note_decision(ANYTIME, ("action",))  # bots may value it like any decision
-        pos = self.pos
+        pos, steps = self.pos, self.steps
 
         def window(rt, env):
-            return anytime_window(rt, env["you"], pos)
+            return anytime_window(rt, env["you"], pos, steps)
 
         return window, True
 
 
-def anytime_window(rt, you, pos: Position):
+def offered_now(rt, action, player, steps: bool) -> bool:
+    """May `player` be offered the `anytime` action (name, condition, body, span) at this window? One
+    with a span only by the player whose turn it is, in its span (`turn`, or that phase); at a
+    step's window, only those."""
+    span = action[3]
+    if span is None:
+        return not steps
+    return player == rt.turn_player and (span == "turn" or span == rt.phase)
+
+
+def anytime_window(rt, you, pos: Position, steps: bool = False):
     """`window`: each player, `you` first then the others in seating order, takes `anytime` actions until they pass."""
     players = rt.players
     first = players.index(you) if you in players else 0
     for player in players[first:] + players[:first]:
+        if steps and player != you:
+            continue
         inner = {"you": player}
         while True:
             rt.steps += 1
             if rt.steps > rt.step_limit:
                 raise rt.too_many_steps(pos)
-            offered = [a for a in rt.program.anytime_actions if a[1] is None or a[1](rt, inner)]
+            offered = [a for a in rt.program.anytime_actions
+                       if offered_now(rt, a, player, steps) and (a[1] is None or a[1](rt, inner))]
             if not offered:
                 break
             index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS],
@@ -1445,8 +1464,8 @@ class Turn(Stmt):
         start, end = _start_and_end(scope, "turn")
 
         def turn(rt, env):
-            saved = env["you"]
-            env["you"] = player(rt, env)
+            saved, saved_turn = env["you"], rt.turn_player
+            env["you"] = rt.turn_player = player(rt, env)
             rt.state.turns += 1
             try:
                 yield from start(rt, env)
@@ -1454,7 +1473,7 @@ class Turn(Stmt):
             except EndTurn:
                 pass
             yield from end(rt, env)
-            env["you"] = saved
+            env["you"], rt.turn_player = saved, saved_turn
             if rt.start_phase is not None:
                 raise self.missing_phase(rt.start_phase)
             if rt.pause_at == END_OF_TURN:
@@ -1483,15 +1502,18 @@ class Phase(Stmt):
                 if rt.start_phase != name:
                     return
                 rt.start_phase = None
+            rt.phase = name
             yield from start(rt, env)
             try:
                 yield from body(rt, env)
             except EndTurn:  # the turn ends in this phase: the phase ends too
                 yield from end(rt, env)
+                rt.phase = None
                 if rt.pause_at == ended:
                     raise Pause() from None
                 raise
             yield from end(rt, env)
+            rt.phase = None
             if rt.pause_at == ended:
                 raise Pause()
 
