@@ -116,3 +116,38 @@ def test_a_name_two_factions_declare_must_be_written_in_full_in_a_scenario(tmp_p
     path.write_text(SCENARIO)
     problems = check_scenarios(load(folder), path)
     assert [d.code for d in problems] == ["LX303"] and "double" in problems[0].message
+
+
+def test_a_content_file_adds_locations_beside_the_board_which_moves_treat_as_the_board(tmp_path):
+    folder = toy_folder(tmp_path, """\
+        players: [red, blue]
+        board:
+          grid: {columns: 2, rows: 1, connections: [orthogonal]}
+        pieces:
+          token: {per_player: 2, starts_in: supply}
+        """, core="""\
+        zone supply per player
+        cannot move x from origin to target if target = vault and x.owner != red
+        play:
+            move pieces(supply(red)) + pieces(supply(blue)) to a1
+            move pieces(a1) to vault
+            draw
+        """)
+    (tmp_path / "cards" / "red.yaml").write_text("locations:\n  vault: {terrain: vault, deep: 3}\n")
+    game = Game(load(folder))
+    assert game.evaluate("locations") == ["a1", "b1", "vault"]  # after the board's own
+    assert game.evaluate("vault.deep") == 3 and game.evaluate("adjacent(vault, orthogonal)") == []
+    # a move onto it is a move between locations: the guard kept blue's tokens out
+    assert [x.owner for x in game.state.zones["vault"]] == ["red", "red"]
+    assert [x.owner for x in game.state.zones["a1"]] == ["blue", "blue"]
+
+
+def test_a_location_added_twice_or_already_on_the_board_is_an_error(tmp_path):
+    folder = toy_folder(tmp_path, CONTENT, core=CORE, red=RED, blue=BLUE)
+    (tmp_path / "cards" / "red.yaml").write_text("locations:\n  a1: {}\n  vault: {}\n")
+    (tmp_path / "cards" / "blue.yaml").write_text("locations:\n  vault: {}\n")
+    with pytest.raises(LudolexError) as error:
+        load(folder)
+    messages = str(error.value)
+    assert "red.yaml:2:3" in messages and "`a1` is already a location of the board" in messages
+    assert "red.yaml:3:3" in messages and "location `vault` is declared twice" in messages

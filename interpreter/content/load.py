@@ -147,6 +147,12 @@ def merge_content(content: Content, parsed: ContentFile, document, file: str, di
         if parsed.board.grid:
             for name in parsed.board.grid.attributes:
                 content.positions[("attributes", name)] = position_of(document, ("board", "grid", "attributes", name), file)
+    for name, attributes in parsed.locations.items():
+        where = position_of(document, ("locations", name), file)
+        if name in content.added_locations:
+            diagnostics.append(Diagnostic("LX301", f"location `{name}` is declared twice", where))
+        content.added_locations[name] = attributes
+        content.positions[("added location", name)] = where
     _check_values(parsed, document, file, diagnostics)
     for kind, spec in parsed.pieces.items():
         if kind in content.pieces:
@@ -187,6 +193,8 @@ def _check_values(parsed: ContentFile, document, file: str, diagnostics: list[Di
             (("board", "locations"), board.locations or {})
         values += [((*prefix, place, name), value)
                    for place, attributes in places.items() for name, value in attributes.items()]
+    values += [(("locations", place, name), value)
+               for place, attributes in parsed.locations.items() for name, value in attributes.items()]
     for path, value in values:
         items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
         for number, item in items:

@@ -123,6 +123,9 @@ class ContentFile(Strict):
     seats: dict[Name, Name] = Field(
         {}, description="Extra seats, each with the player whose faction it plays: `{second_wanderer: wanderer}`")
     board: BoardSpec | None = Field(None, description="The board: a `grid`, or a map of `locations` (once in a game)")
+    locations: dict[Name, dict[str, str | int | bool]] = Field(
+        {}, description="Locations this file adds beside the board, joined to none of it (a faction's own space off "
+                        "the map: `burrow: {terrain: burrow}`); each with its attributes, after the board's in board order")
     pieces: dict[Name, PieceKind] = Field({}, description="The kinds of pieces and cards, by name")
 
     @model_validator(mode="after")
@@ -150,6 +153,7 @@ class Content:
     players: list[str] = field(default_factory=list)  # every player, the extra seats (last) included
     seats: dict[str, str] = field(default_factory=dict)  # an extra seat -> the player whose faction it plays
     board: BoardSpec | None = None
+    added_locations: dict[str, dict] = field(default_factory=dict)  # the files' `locations`, beside the board
     pieces: dict[str, PieceKind] = field(default_factory=dict)
     abilities: list[Ability] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)

@@ -65,6 +65,7 @@ CODES: dict[str, tuple[str, str]] = {
     "LX337": ("error", "a `choose` that nobody can decide: it has no `by`, and no player acts where it is asked (outside any `turn` or `as`)"),
     "LX338": ("error", "an `end turn` that runs outside any `turn`: in `setup:` or `play:`, or a procedure, rule or ability they run there"),
     "LX339": ("error", "two `override` rules of one function, in different files, that may both hold with the same precedence"),
+    "LX340": ("warning", "a `choose` whose options are what components are (`x.kind`, a kind's property), read from a zone or location where some may lie face down"),
     "LX401": ("note", "values the content marks as provisional: stand-ins for what the rulebook does not give"),
     "LX402": ("note", "a `with faction` block left out: the game has no file of that faction (a variant without it)"),
 }

@@ -151,7 +151,24 @@ class Decision:
             labels = [self.as_dict(i) for i in range(len(self.options))]
         if choice in labels:
             return labels.index(choice)
+        by_kind = self._by_kind(choice) if isinstance(choice, str) else []
+        if len(by_kind) == 1:
+            return by_kind[0]
         raise ValueError(f"{choice!r} is not a legal option of `{self.name}`; options: {self._described()}")
+
+    def _by_kind(self, choice: str) -> list[int]:
+        """The options a label names with a component's kind in place of its id (`roost` for
+        `eyrie-roost-1`), where the decider knows that component: a handle is never matched by kind."""
+        words, found, memo = choice.split(" "), [], {}
+        for index, option in enumerate(self.options):
+            if option is PASS or len(option) != len(words):
+                continue
+            if all(word == render_value(value) or (isinstance(value, Component) and word == value.kind
+                                                  and (self.handle_of is None
+                                                       or self.handle_of(self.player, value, memo) is None))
+                   for word, value in zip(words, option)):
+                found.append(index)
+        return found
 
     def _index_in_range(self, choice) -> int:
         """A number chosen from a range, given as its label ("316"), "pass" or a dict of values:

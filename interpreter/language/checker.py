@@ -57,6 +57,7 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
         locations=set(board.locations),
         kind_properties={name for spec in content.pieces.values() for name in spec.properties},
         kind_property_types=_kind_property_types(content),
+        backs=any(spec.back for spec in content.pieces.values()),
         properties_of_kind={kind: frozenset(spec.properties) for kind, spec in content.pieces.items()},
         location_attributes={name for _, data in board.graph.nodes(data=True) for name in data},
         abilities={a.name for a, _ in abilities if not a.value},

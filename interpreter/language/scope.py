@@ -46,6 +46,7 @@ class Symbols:
     # decision name -> {the names its options bind: the names in view wherever it is asked so}
     decisions: dict[str, dict[tuple, frozenset]] = field(default_factory=dict)
     score: str | None = None  # the function the manifest names as the game's score
+    backs: bool = False  # some kind has a `back`: its components may lie face down, their identity hidden
 
     def note_decision(self, name: str, binds: tuple, in_view: frozenset = frozenset()) -> None:
         """A `choose` asks decision `name`, its options binding `binds`, with the rule's names `in_view`

@@ -337,6 +337,25 @@ class Move(Stmt):
         return move_announced_plain, False
 
 
+PUBLIC_ATTRIBUTES = frozenset({"owner", "controller", "zone", "location"})  # what everyone sees of a component
+
+
+def identity_read(expr: Expr, scope: Scope) -> str | None:
+    """`x.kind` (or `x.id`, or a property of x's kind) where `expr` reads it of the components of
+    `pieces(...)` or `pieces_in(...)` in a quantifier's value (`select(x in pieces(site) : x.kind)`);
+    None if it reads none."""
+    from interpreter.language.modules import nodes
+    for node in nodes(expr):
+        if not (isinstance(node, Quantifier) and node.value is not None and isinstance(node.source, Call)
+                and node.source.name in ("pieces", "pieces_in")):
+            continue
+        for read in nodes(node.value):
+            if (isinstance(read, Attribute) and isinstance(read.subject, Name) and read.subject.name == node.variable
+                    and read.name not in PUBLIC_ATTRIBUTES and read.name not in scope.symbols.properties):
+                return f"{node.variable}.{read.name}"
+    return None
+
+
 def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, face_down: bool | None, announced: bool,
                     pos: Position, guarded: bool = True):
     """`move`: the component (or list of them) `moved` to zone `destination`, but those a `cannot`
@@ -1069,7 +1088,24 @@ class Choose(Stmt):
     def rule(self, scope: Scope) -> ChoiceRule:
         """Noted among the game's decisions; where its decision comes from, to explain it."""
         scope.symbols.note_decision(self.name, tuple(self.binds()), scope.names_in_view())
+        self.check_labels(scope)
         return ChoiceRule(self, scope)
+
+    def check_labels(self, scope: Scope) -> None:
+        """LX340: options that are what components are (`x.kind`, a kind's property, `x.id`), read from
+        the pieces of a zone or a location, in a game whose components may lie face down (a kind with
+        a `back`): a player who cannot tell those components apart would read in the options, and in
+        the log, which they are. Offering the components themselves shows them by their handles."""
+        if not scope.symbols.backs:
+            return
+        for _, options in self.bindings:
+            read = identity_read(options, scope)
+            if read is not None:
+                scope.warn("LX340", f"the options of `{self.name}` are `{read}` of components: who cannot tell them "
+                           "apart would read which they are", options.pos,
+                           hint="offer the components (`choose x in ...`), one of each kind if need be: a player "
+                                "who cannot tell one apart sees its handle (`plot@c3`)")
+                return
 
     def compile(self, scope: Scope, deciding):
         enumerate_options, draw = self._option_functions(scope)

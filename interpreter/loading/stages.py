@@ -311,6 +311,22 @@ def _about_lost_names(diagnostic: Diagnostic, lost_names: set[str]) -> bool:
 
 
 def _board_of(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
+    """The content's board, and after its own locations those the files add beside it (`locations`)."""
+    board = _declared_board(content, diagnostics, file)
+    if not content.added_locations:
+        return board
+    graph = board.graph
+    for name, attributes in content.added_locations.items():
+        if name in board.index:
+            diagnostics.append(Diagnostic("LX301", f"location `{name}` is already a location of the board",
+                                          content.positions.get(("added location", name))))
+            continue
+        graph.add_node(name)
+        graph.nodes[name].update(attributes)
+    return boards.Board(graph)
+
+
+def _declared_board(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
     spec = content.board
     if spec is None:
         where = Position(str(content.files[0]), 1, 1) if content.files else Position(file, 1, 1)
