@@ -1,6 +1,7 @@
 """Hidden information per component: face-down pieces anywhere, the board included; who knows
 them; private variables; and observations and option labels that leak nothing a seat may not see."""
 import json
+import os
 import random
 import textwrap
 from pathlib import Path
@@ -152,9 +153,10 @@ def what_they_see(game: Game, player: str) -> str:
 
 def may_not_know(game: Game, player: str, c) -> bool:
     """The rule of the table, written here apart from the engine's: a component in a zone the player
-    cannot see, or face down and neither theirs (when its owner may know it) nor shown to them."""
+    cannot see, or face down and neither theirs (when its owner may know it); in either case, not
+    shown to them (`reveal CARD to PLAYER`: the card a guesser shows the Corvids)."""
     if not sees_zone(game.runtime, player, c.zone):
-        return True
+        return player not in c.known_to
     owner_knows = game.ruleset.content.pieces[c.kind].known == "owner"
     return c.face_down and not (owner_knows and c.owner == player) and player not in c.known_to
 
@@ -207,11 +209,14 @@ def check_no_leak(game: Game, rng: random.Random) -> int:
     return checked
 
 
-def play_checking(game: Game, seed: int) -> int:
+def play_checking(game: Game, seed: int, every: int = 1) -> int:
+    """Play the game with random moves, checking at every `every`-th decision; the swaps checked."""
     rng, agents = random.Random(seed), {p: RandomAgent(seed * 7 + i) for i, p in enumerate(game.players)}
-    checked = 0
+    checked, decisions = 0, 0
     while not game.finished:
-        checked += check_no_leak(game, rng)
+        if decisions % every == 0:
+            checked += check_no_leak(game, rng)
+        decisions += 1
         game.choose(agents[game.decision.player].choose(game.decision))
     return checked
 
@@ -241,6 +246,21 @@ def test_no_seat_of_root_with_the_lizards_and_the_riverfolk_can_tell_apart_what_
     assert sees_zone(game.runtime, "marquise", "hand/riverfolk") and sees_zone(game.runtime, None, "hand/riverfolk")
     assert not sees_zone(game.runtime, "riverfolk", "hand/lizards")
     assert play_checking(game, 2) > 500
+
+
+# Tables of 2 to 6 seats on which all ten factions and the Clockwork Marquise sit: the Corvids' face-down
+# plots, the Keepers' relics (whose value no one knows), the Duchy's revealed cards, the Hundreds' hoard.
+# Each game is checked at one decision in LUDOLEX_SWAP_EVERY (10; 1 checks every decision).
+EXPANSION_TABLES = [["duchy", "corvids", "hundreds", "keepers"], ["corvids", "keepers"],
+                    ["marquise", "eyrie", "alliance", "vagabond", "corvids", "keepers"],
+                    ["clockwork", "hundreds", "duchy", "lizards", "riverfolk"]]
+
+
+@pytest.mark.parametrize("seats", EXPANSION_TABLES, ids=["+".join(seats) for seats in EXPANSION_TABLES])
+def test_no_seat_of_root_with_the_expansion_factions_can_tell_apart_what_it_may_not_see(seats):
+    ruleset = load(ROOT / "rulesets" / "root")
+    every = int(os.environ.get("LUDOLEX_SWAP_EVERY", "10"))
+    assert play_checking(Game(ruleset, seed=3, players=seats), 3, every) > 1000 // every
 
 
 def test_a_continuous_rule_that_keeps_pieces_face_down_settles_once_they_are(tmp_path):

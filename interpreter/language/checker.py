@@ -125,6 +125,10 @@ def collect_symbols(content: Content, board: boards.Board, declarations: list, a
             if block in seen:
                 diagnostics.append(Diagnostic("LX301", f"`{block}:` is declared twice", decl.pos))
             seen[block] = decl.pos
+        elif isinstance(decl, d.AbilityDecl):
+            if decl.name in symbols.declared_abilities:
+                diagnostics.append(Diagnostic("LX301", f"ability `{decl.name}` is declared twice", decl.pos))
+            symbols.declared_abilities.add(decl.name)
         elif isinstance(decl, d.EventDecl):
             if decl.name in symbols.declared_events:
                 diagnostics.append(Diagnostic("LX301", f"event `{decl.name}` is declared twice", decl.pos))

@@ -27,6 +27,15 @@ class WithFactionDecl:
 
 
 @dataclass
+class AbilityDecl:
+    """`ability NAME`: a moment the rules perform pieces' abilities at (`perform NAME of x`), which
+    content may give a kind or not."""
+
+    pos: Position
+    name: str
+
+
+@dataclass
 class EventDecl:
     """`event NAME(params)`: an event the rules announce (`emit`), which any file may handle or not."""
 
@@ -193,5 +202,5 @@ class CannotDecl:
     condition: Expr
 
 
-Declaration = (FactionDecl | WithFactionDecl | EventDecl | ShownDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
+Declaration = (FactionDecl | WithFactionDecl | EventDecl | AbilityDecl | ShownDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl
                | InsteadDecl | AnytimeDecl | CannotDecl | WhenDecl | AlwaysDecl | SetupDecl | PlayDecl)

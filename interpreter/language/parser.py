@@ -122,7 +122,7 @@ def parse(text: str, file: str, start: str = "start", line_offset: int = 0, colu
         raise
 
 
-DECLARATION_WORDS = ("faction", "with faction", "event", "public", "private", "hidden", "option", "zone", "variable", "property", "function", "modify", "override", "procedure",
+DECLARATION_WORDS = ("faction", "with faction", "event", "ability", "public", "private", "hidden", "option", "zone", "variable", "property", "function", "modify", "override", "procedure",
                      "instead of", "anytime", "cannot place", "cannot move", "cannot remove", "when", "always", "setup", "play")
 DECLARATION = re.compile(rf"^({'|'.join(DECLARATION_WORDS)})\b\s*(\w*)")
 
@@ -398,6 +398,9 @@ class _ToAst(Transformer):
 
     def event_decl(self, meta, c):
         return d.EventDecl(self._pos(meta), str(c[0]), c[1] or [])
+
+    def ability_decl(self, meta, c):
+        return d.AbilityDecl(self._pos(meta), str(c[0]))
 
     def dotted_name(self, meta, c):
         return f"{c[0]}.{c[1]}" if c[1] is not None else str(c[0])

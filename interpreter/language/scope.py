@@ -29,6 +29,7 @@ class Symbols:
     card_values: set[str] = field(default_factory=set)  # the names of the content's `functions` (`test NAME of c`)
     events: dict[str, int] = field(default_factory=dict)  # custom event -> number of parameters
     declared_events: dict[str, int] = field(default_factory=dict)  # `event NAME(params)` -> number of parameters
+    declared_abilities: set[str] = field(default_factory=set)  # `ability NAME`: performed, whether a kind has it or not
     trait_members: dict[str, frozenset] = field(default_factory=dict)  # trait -> kinds that have it
     kind_properties: set[str] = field(default_factory=set)  # fixed values declared on piece kinds
     kind_property_types: dict[str, str] = field(default_factory=dict)  # such a value -> its type, where every kind agrees

@@ -32,10 +32,11 @@ def add_step_windows(declarations: list) -> None:
 
 
 def _between(statements: list) -> list:
-    """The statements, with a step's window between each two."""
+    """The statements, with a step's window between each two, but after a `let`: the value it names
+    belongs to the statements after it."""
     spaced = []
     for statement in statements:
-        if spaced:
+        if spaced and not isinstance(spaced[-1], s.Let):
             spaced.append(s.Window(statement.pos, steps=True))
         spaced.append(statement)
     return spaced

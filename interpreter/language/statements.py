@@ -615,7 +615,7 @@ class Perform(Stmt):
         return deciding.abilities.get(self.ability, False)
 
     def check_ability(self, scope: Scope) -> None:
-        if self.ability not in scope.symbols.abilities:
+        if self.ability not in scope.symbols.abilities and self.ability not in scope.symbols.declared_abilities:
             scope.error("LX314", f"no kind of piece has an ability `{self.ability}`", self.pos,
                         hint=did_you_mean(self.ability, scope.symbols.abilities))
 
