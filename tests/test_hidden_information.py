@@ -227,15 +227,17 @@ def test_no_seat_can_tell_apart_components_it_may_not_see_in_the_toy_game(tmp_pa
 
 
 def test_no_seat_of_root_can_tell_apart_the_cards_it_may_not_see():
+    # at one decision in 4 of three games (every faction's components are there, seated or not: each
+    # observation reads them all)
     ruleset = load(ROOT / "rulesets" / "root")
-    assert sum(play_checking(Game(ruleset, seed=seed), seed) for seed in range(3)) > 1000
+    assert sum(play_checking(Game(ruleset, seed=seed), seed, every=4) for seed in range(3)) > 1000
 
 
 def test_no_seat_of_root_with_two_vagabonds_can_tell_apart_what_it_may_not_see():
     # 9.7: the second Vagabond's hand, and the R items each Vagabond looked at under a ruin (9.7.1)
     ruleset = load(ROOT / "rulesets" / "root")
     seats = ["marquise", "eyrie", "vagabond", "second_vagabond"]
-    assert play_checking(Game(ruleset, seed=1, players=seats), 1) > 500
+    assert play_checking(Game(ruleset, seed=1, players=seats), 1, every=2) > 500
 
 
 def test_no_seat_of_root_with_the_lizards_and_the_riverfolk_can_tell_apart_what_it_may_not_see():

@@ -16,7 +16,7 @@ from interpreter.agents.rule_of_thumb import Policy
 from interpreter.interfaces.cli import main
 from interpreter.language.declarations import WithFactionDecl
 from interpreter.language.expressions import Attribute, Name
-from interpreter.language.modules import nodes
+from interpreter.language.tree import nodes
 from interpreter.language.parser import parse_recovering
 from interpreter.validation.validate import validate_ruleset
 

@@ -81,7 +81,7 @@ def test_root_a_move_from_a_clearing_nobody_of_yours_rules(root):
     game = marquise_at(root, {"c1": ["marquise warrior", "eyrie warrior", "eyrie warrior"], "c5": ["eyrie warrior"],
                               "c9": ["marquise warrior"]}, choices=[{"action": "march"}])
     assert game.decision.name == "move" and "c1 c5" not in game.decision.labels()
-    move = line_of("root/core.rules", "choose origin in clearings(), target in adjacent(origin, routes(you)) where")
+    move = line_of("root/core.rules", "choose origin in move_origins(you), target in reachable(you, origin) where")
     rules = line_of("root/core.rules", "function rules(p, site) = ruler(site) = p")
     assert reasons(game.why_not("c1 c5")) == [
         ('`c1 c5` is not an option of `move`: `fits(c1, "any") and can_move(marquise, c1, c5)` is false',
@@ -90,7 +90,7 @@ def test_root_a_move_from_a_clearing_nobody_of_yours_rules(root):
         ("`ruler(c5) = marquise` is false: ruler(c5) is eyrie", "core.rules", rules),
     ]
     assert reasons(game.why_not("c1 c3")) == [(
-        "`c1 c3` is not an option of `move`: c3 is not among `adjacent(c1, routes(marquise))`, the values of `target` "
+        "`c1 c3` is not an option of `move`: c3 is not among `reachable(marquise, c1)`, the values of `target` "
         "(they are c5, c9, c10)", "core.rules", move)]
     assert str(game.why_not("c99 c5")) == ("`c99 c5` is not an option of `move`: `c99` names nothing in this game "
                                            "(did you mean `c9`?)")

@@ -14,13 +14,13 @@ the faction shares (quests both wanderers may take).
 from __future__ import annotations
 
 import copy
-from dataclasses import fields, is_dataclass
 
 from interpreter.diagnostics.diagnostic import Diagnostic
 from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language import statements as s
+from interpreter.language.tree import nodes
 
 LOCAL = (d.ZoneDecl, d.VariableDecl, d.FunctionDecl, d.ProcedureDecl)  # what a faction's file keeps to itself
 GLOBAL = (d.PropertyDecl, d.OptionDecl)  # what it declares for the whole game: once, whoever plays it
@@ -126,18 +126,6 @@ def _only_when_seated(decl, player: str) -> None:
 
 def _kind(decl) -> str:
     return {d.ZoneDecl: "zone", d.VariableDecl: "variable", d.FunctionDecl: "function"}.get(type(decl), "procedure")
-
-
-def nodes(root):
-    """Every node of a syntax tree (dataclasses, in lists and tuples), without recursion."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif is_dataclass(node) and not isinstance(node, type):
-            yield node
-            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
 
 
 def _rename(decl, qualified: dict[str, str]) -> None:

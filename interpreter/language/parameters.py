@@ -24,7 +24,7 @@ from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language import statements as s
 from interpreter.language.builtins import ACCEPTS_NONE, BUILTINS, COMPONENT_ATTRIBUTES
-from interpreter.language.modules import nodes
+from interpreter.language.tree import nodes
 from interpreter.language.types import ANY, WORDS, accepts
 
 ARITHMETIC = ("+", "-", "*", "/", "mod", "<", "<=", ">", ">=")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from interpreter.language import declarations as d
 from interpreter.language import statements as s
-from interpreter.language.modules import nodes
+from interpreter.language.tree import nodes
 
 
 def add_step_windows(declarations: list) -> None:

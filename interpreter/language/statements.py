@@ -23,6 +23,7 @@ from interpreter.language.explaining import ChoiceRule
 from interpreter.language.expressions import Attribute, Call, Expr, ListOf, Literal, Name, Quantifier, env_names, is_none
 from interpreter.language.failures import in_plain_words
 from interpreter.language.scope import Scope
+from interpreter.language.tree import nodes
 from interpreter.language.types import ANY, check
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
@@ -344,7 +345,6 @@ def identity_read(expr: Expr, scope: Scope) -> str | None:
     """`x.kind` (or `x.id`, or a property of x's kind) where `expr` reads it of the components of
     `pieces(...)` or `pieces_in(...)` in a quantifier's value (`select(x in pieces(site) : x.kind)`);
     None if it reads none."""
-    from interpreter.language.modules import nodes
     for node in nodes(expr):
         if not (isinstance(node, Quantifier) and node.value is not None and isinstance(node.source, Call)
                 and node.source.name in ("pieces", "pieces_in")):
