@@ -368,3 +368,15 @@ def test_the_handle_of_a_component_in_an_unseen_zone_says_nothing_even_where_its
         assert decision.labels(EVERYTHING)[:2] == ["red-bomb-1", "red-bomb-2"]  # the options' order tells
         first_is_bomb += decision.labels("blue").index("plot@plots(red)#1") < 2
     assert 70 <= first_is_bomb <= 130, first_is_bomb
+
+
+def test_a_zone_may_say_that_what_starts_in_it_starts_face_down(tmp_path):
+    # the bombs and snares start in a zone declared `face down`: face down, mixed, their owner knows them
+    rules = GUESS_RULES.replace("zone plots per player", "zone plots per player face down")
+    game = Game(toy(tmp_path, rules, MIXED_CONTENT.replace(", face_down: true", "")))
+    assert all(c.face_down for c in game.state.zones["plots/red"])
+    assert "red-bomb-1" not in json.dumps(observation(game, "blue"))
+    assert "red-bomb-1" in json.dumps(observation(game, "red"))
+    orders = {tuple(c.kind for c in Game(toy(tmp_path, rules, MIXED_CONTENT.replace(", face_down: true", "")),
+                                          seed=seed).state.zones["plots/red"]) for seed in range(20)}
+    assert len(orders) > 1  # mixed: not the content's order, bombs first, in every game

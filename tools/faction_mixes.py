@@ -8,7 +8,9 @@ faction's wins.
 
 A faction excluded with another (`--exclude a+b`: they cannot sit together, as the Clockwork Marquise
 and the Marquise) never shares a table with it. `--max-turns N` stops a game after N turns (a game no bot
-can end: every source of points spent), counted apart. Prints one line per mix size and one per faction.
+can end: every source of points spent), counted apart. A table the rules refuse to set up (`refuse`:
+Root's five corner factions, SU-1) is not a game: counted apart too. Prints one line per mix size and
+one per faction.
 """
 from __future__ import annotations
 
@@ -21,10 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter import load  # noqa: E402
+from interpreter import Game, load  # noqa: E402
+from interpreter.diagnostics.errors import RefusedTable  # noqa: E402
 from interpreter.simulation.runner import ERROR, LIMIT, TURN_LIMIT, Table, play_one  # noqa: E402
 
 _RULESET = None
+REFUSED = "refused"  # a table the rules refuse to set up
 
 
 def _play(job: tuple) -> tuple[tuple[str, ...], dict]:
@@ -32,6 +36,10 @@ def _play(job: tuple) -> tuple[tuple[str, ...], dict]:
     game, seed, players, bots, max_turns = job
     if _RULESET is None:
         _RULESET = load(game)
+    try:
+        Game(_RULESET, seed, players=list(players))
+    except RefusedTable as refusal:
+        return players, {"reason": REFUSED, "error": str(refusal), "winners": [], "seed": seed}
     table = Table(bots=(bots,), players=players, check=True, fixed_seats=True, max_turns=max_turns)
     record = play_one(_RULESET, seed, table)
     return players, {key: record.get(key) for key in ("reason", "error", "winners", "seed")}
@@ -67,17 +75,20 @@ def main(argv: list[str] | None = None) -> int:
     excluded = [set(pair.split("+")) for pair in args.exclude]
     tables = mixes(factions, args.games, args.fewest, args.most, excluded, args.seed)
     jobs = [(args.game, args.seed + i, table, args.bots, args.max_turns) for i, table in enumerate(tables)]
-    by_size, seated, won, failures, stopped = Counter(), Counter(), Counter(), [], 0
+    by_size, seated, won, failures, stopped, refused = Counter(), Counter(), Counter(), [], 0, 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for players, record in pool.map(_play, jobs, chunksize=4):
+            if record["reason"] == REFUSED:
+                refused += 1
+                continue
             by_size[len(players)] += 1
             seated.update(players)
             won.update(record["winners"] or [])
             if record["reason"] in (ERROR, LIMIT):
                 failures.append((players, record["seed"], record["error"]))
             stopped += record["reason"] == TURN_LIMIT
-    print(f"{args.game}: {len(tables)} games over mixes of {args.fewest} to {args.most} factions, bots {args.bots}, "
-          f"invariants checked after every step")
+    print(f"{args.game}: {len(tables) - refused} games over mixes of {args.fewest} to {args.most} factions, bots "
+          f"{args.bots}, invariants checked after every step; {refused} tables the rules refuse (not played)")
     print("  games by table size: " + ", ".join(f"{n} factions {by_size[n]}" for n in sorted(by_size)))
     print(f"  errors, broken invariants or limits: {len(failures)}; stopped at {args.max_turns} turns: {stopped}")
     for players, seed, error in failures[:10]:

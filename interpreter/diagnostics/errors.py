@@ -16,6 +16,10 @@ class LudolexError(Exception):
         return "\n".join(d.render() for d in self.diagnostics)
 
 
+class RefusedTable(ValueError):
+    """The rules cannot set up a game at this table (`refuse`): like a table the content does not allow."""
+
+
 class RuleRuntimeError(Exception):
     """A rule failed while the game ran (a bug in the rules, reported at the statement)."""
 

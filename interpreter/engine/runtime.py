@@ -19,6 +19,11 @@ class Return(Signal):
     """Leave the current procedure or ability; also what an effect with no legal option does."""
 
 
+class TableRefused(Signal):
+    """`refuse`: the rules cannot set up a game at this table; `Game` says so as a table the content
+    does not allow (ValueError)."""
+
+
 class EndTurn(Signal):
     pass
 

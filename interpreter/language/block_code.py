@@ -618,5 +618,5 @@ _WRITERS = {
     s.Perform: write_perform, s.Signalling: write_signal, s.Pass: write_pass, s.Proceed: write_proceed,
     s.If: write_if, s.While: write_while, s.ForEach: write_for_each, s.Repeat: write_repeat, s.Choose: write_choose,
     s.Because: write_because, s.As: write_as, s.Turn: write_turn, s.Phase: write_phase, s.Shuffle: write_effect,
-    s.Reveal: write_effect, s.Flip: write_effect, s.Window: write_window, s.AtOnce: write_at_once,
+    s.Reveal: write_effect, s.Refuse: write_effect, s.Flip: write_effect, s.Window: write_window, s.AtOnce: write_at_once,
 }

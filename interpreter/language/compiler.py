@@ -39,6 +39,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
         kind_order=list(content.pieces),
         kinds_with_trait={t: frozenset(k for k, s in content.pieces.items() if t in s.traits) for t in symbols.traits},
         zones={z.name: (z.per_player, z.visibility) for z in declarations if isinstance(z, d.ZoneDecl)},
+        face_down_zones=frozenset(z.name for z in declarations if isinstance(z, d.ZoneDecl) and z.face_down),
         kind_properties={kind: dict(spec.properties) for kind, spec in content.pieces.items()},
         backs={kind: spec.back for kind, spec in content.pieces.items() if spec.back},
         known={kind: spec.known for kind, spec in content.pieces.items()},

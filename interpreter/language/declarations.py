@@ -62,6 +62,7 @@ class ZoneDecl:
     visibility: str
     unordered: bool = False  # a bag: whatever is moved into it lands at a random place
     common: bool = False  # a faction's zone that every seat playing the faction shares (see modules.py)
+    face_down: bool = False  # `face down`: the components that start in it start face down, mixed
 
 
 @dataclass

@@ -266,7 +266,7 @@ TRIPS = {
     "draw": "`draw` ends the game in a draw; to draw a card, write `move top(deck) to hand(you)`",
 }
 STATEMENT_WORDS = ("move", "set", "let", "choose", "turn", "repeat", "shuffle", "flip", "emit", "perform", "score",
-                   "for", "while", "if", "pass", "window")
+                   "for", "while", "if", "pass", "window", "refuse")
 VALUE_STARTS = {"NAME", "INT", "ESCAPED_STRING", "TRUE", "FALSE", "NONE", "QUANTIFIER", "SORTED", "TEST", "LSQB",
                 "MINUS", "NOT", "LPAR"}
 OPERATORS = {"PLUS", "MINUS", "STAR", "SLASH", "MOD", "EQUAL", "LESSTHAN", "MORETHAN", "AND", "OR", "TIMES"}
@@ -410,7 +410,7 @@ class _ToAst(Transformer):
 
     def zone_decl(self, meta, c):
         return d.ZoneDecl(self._pos(meta), str(c[0]), c[1] is not None, c[2] or "public", c[3] is not None,
-                          c[4] is not None)
+                          c[4] is not None, c[5] == "down")
 
     def unordered(self, meta, c):
         return True
@@ -564,6 +564,9 @@ class _ToAst(Transformer):
 
     def proceed_stmt(self, meta, c):
         return s.Proceed(self._pos(meta))
+
+    def refuse_stmt(self, meta, c):
+        return s.Refuse(self._pos(meta), c[0])
 
     def window_stmt(self, meta, c):
         return s.Window(self._pos(meta))

@@ -48,6 +48,7 @@ class Program:
     kind_properties: dict = field(default_factory=dict)  # kind -> {property: value}, from the content
     backs: dict = field(default_factory=dict)  # kind -> what a face-down component of it shows (content `back`)
     known: dict = field(default_factory=dict)  # kind -> who knows its face-down components ("owner" or "nobody")
+    face_down_zones: frozenset = frozenset()  # the zones declared `face down`: what starts there starts face down
     guards: dict = field(default_factory=dict)  # "place", "move" or "remove" -> the `cannot` rules' fn(rt, piece, *locations)
     anytime_actions: list = field(default_factory=list)  # (name, condition(rt, env) or None, generator body(rt, env), span)
     anytime_guards: object = None  # the `anytime` actions' conditions, to explain (explaining.GuardedOptions)

@@ -16,7 +16,7 @@ from interpreter.diagnostics.suggestions import did_you_mean
 from interpreter.engine.decisions import LONGEST_RANGE, PASS, Decision, NumberRange, Simultaneous, render_value
 from interpreter.engine.knowledge import sees_zone
 from interpreter.engine.reasons import reason_name
-from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, joined
+from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Signal, TableRefused, joined
 from interpreter.engine.state import Component
 from interpreter.language.builtins import forbidden, land_at_random
 from interpreter.language.explaining import ChoiceRule
@@ -425,6 +425,28 @@ def shuffle_zone(rt, name: str) -> None:
     for component in items:  # shuffled, a component once shown can no longer be told apart
         component.known_to = frozenset()
     rt.state.zone_changed(name)
+
+
+@dataclass
+class Refuse(Effect):
+    """refuse MESSAGE: the game cannot be set up at this table (five corner factions, a player count
+    the rules do not give): it does not start, and `MESSAGE` says why."""
+
+    pos: Position
+    message: Expr
+
+    def operands(self):
+        return [self.message]
+
+    def check_operands(self, scope):
+        check(scope, self.message.pos, "text", self.message.type, "what `refuse` says")
+
+    def effect(self):
+        return refuse_table
+
+
+def refuse_table(rt, message) -> None:
+    raise TableRefused(str(message))
 
 
 @dataclass

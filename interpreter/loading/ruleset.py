@@ -44,7 +44,7 @@ class Ruleset:
                 zone = player_zone(start, owner) if self.program.zones[start][0] and owner else start
                 for n in range(1, number + 1):
                     component = Component(f"{owner}-{kind}-{n}" if owner else f"{kind}-{n}", kind, owner, zone)
-                    component.face_down = spec.face_down
+                    component.face_down = spec.face_down or start in self.program.face_down_zones
                     state.add(component)
         for zone in self.program.unordered:  # a bag's components start in no order anybody knows
             state.rng.shuffle(state.zones[zone])

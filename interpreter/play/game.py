@@ -11,9 +11,9 @@ import json
 import random
 from typing import Callable, Iterator, Sequence
 
-from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.diagnostics.errors import RefusedTable, RuleRuntimeError
 from interpreter.engine.decisions import Decision, Simultaneous
-from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Runtime
+from interpreter.engine.runtime import EndTurn, GameOver, Pause, Result, Return, Runtime, TableRefused
 from interpreter.engine.state import State
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.replaying import Replaying
@@ -152,6 +152,8 @@ class Game:
             raise RuleRuntimeError(None, "the `play:` block ended without ending the game (win, lose, draw or ranking)") from None
         except EndTurn:
             raise RuleRuntimeError(None, "`end turn` outside any turn") from None
+        except TableRefused as refusal:  # `refuse`: the rules cannot set the game up at this table
+            raise RefusedTable(str(refusal)) from None
         except Return:
             raise RuleRuntimeError(None, "`return` (or a choice with no option) outside any procedure or ability") from None
         except RuleRuntimeError:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from interpreter.agents.bots import make_agent
-from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.diagnostics.errors import RefusedTable, RuleRuntimeError
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.game import Game
 from interpreter.reports.points import OTHER
@@ -84,6 +84,8 @@ def bot_seed(game_seed: int, seat: int) -> int:
 def error_text(error: BaseException) -> str:
     """Where (file:line:column, when known), what kind of error, and its message."""
     kind = "" if type(error) is RuleRuntimeError else f"{type(error).__name__}: "
+    if isinstance(error, RefusedTable):
+        return f"the rules refuse this table: {error}"
     if isinstance(error, RuleRuntimeError):
         where = f"{error.position}: " if error.position else ""
         text = f"{where}{kind}{error.message}"
