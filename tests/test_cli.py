@@ -181,6 +181,13 @@ def test_play_seats_the_players_named_and_refuses_a_human_who_is_not_at_the_tabl
     assert run("play", "root", "--players", "marquise,clockwork").exit_code == 2  # CM-1: never at one table
 
 
+def test_a_table_the_rules_refuse_is_said_once_before_any_game():
+    # SU-1: five corner factions need the Advanced Setup, which the seeds do not give (`refuse` in the rules)
+    refused = run("simulate", "root", "--players", "marquise,eyrie,duchy,hundreds,keepers", "--games", 2)
+    assert refused.exit_code == 2 and "--players: five factions or more start in a corner" in refused.output
+    assert "seed 0" not in refused.output
+
+
 def test_version_and_h_for_help_everywhere():
     from importlib.metadata import version
 

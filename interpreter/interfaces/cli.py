@@ -27,7 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from interpreter.agents.bots import make_agent, rule_of_thumb_files
 from interpreter.content.manifest import find_ruleset
-from interpreter.diagnostics.errors import LudolexError, RuleRuntimeError
+from interpreter.diagnostics.errors import LudolexError, RefusedTable, RuleRuntimeError
 from interpreter.diagnostics.formats import FORMATS, relative, render
 from interpreter.engine.decisions import EVERYTHING
 from interpreter.interfaces.display import result_sentence, show
@@ -467,9 +467,22 @@ def _players(text: str | None, ruleset) -> tuple[str, ...] | None:
             raise click.UsageError(f"--players: {ruleset.name} seats 1 to {len(known)} players")
         return tuple(known[:count])
     try:
-        return tuple(seating(ruleset, [p.strip() for p in text.split(",") if p.strip()]))
+        seated = tuple(seating(ruleset, [p.strip() for p in text.split(",") if p.strip()]))
+        _not_refused(ruleset, seated)
+        return seated
     except ValueError as error:
         raise click.UsageError(f"--players: {error}")
+
+
+def _not_refused(ruleset, players: tuple[str, ...]) -> None:
+    """A table the rules refuse to set up (`refuse`) is said once, before any game is played. Any
+    other failure of this first setup is left to the games, which report it where it happens."""
+    try:
+        Game(ruleset, 0, players=list(players))
+    except RefusedTable:
+        raise
+    except Exception:
+        pass
 
 
 def _named(results: Results, game: str, version: str, key: str, name: str | None) -> str:
