@@ -23,12 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter import Game, load  # noqa: E402
-from interpreter.diagnostics.errors import RefusedTable  # noqa: E402
-from interpreter.simulation.runner import ERROR, LIMIT, TURN_LIMIT, Table, play_one  # noqa: E402
+from interpreter import load  # noqa: E402
+from interpreter.simulation.runner import ERROR, LIMIT, REFUSED_TABLE, TURN_LIMIT, Table, play_one  # noqa: E402
 
 _RULESET = None
-REFUSED = "refused"  # a table the rules refuse to set up
 
 
 def _play(job: tuple) -> tuple[tuple[str, ...], dict]:
@@ -36,10 +34,6 @@ def _play(job: tuple) -> tuple[tuple[str, ...], dict]:
     game, seed, players, bots, max_turns = job
     if _RULESET is None:
         _RULESET = load(game)
-    try:
-        Game(_RULESET, seed, players=list(players))
-    except RefusedTable as refusal:
-        return players, {"reason": REFUSED, "error": str(refusal), "winners": [], "seed": seed}
     table = Table(bots=(bots,), players=players, check=True, fixed_seats=True, max_turns=max_turns)
     record = play_one(_RULESET, seed, table)
     return players, {key: record.get(key) for key in ("reason", "error", "winners", "seed")}
@@ -78,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     by_size, seated, won, failures, stopped, refused = Counter(), Counter(), Counter(), [], 0, 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for players, record in pool.map(_play, jobs, chunksize=4):
-            if record["reason"] == REFUSED:
+            if record["reason"] == ERROR and (record["error"] or "").startswith(REFUSED_TABLE):
                 refused += 1
                 continue
             by_size[len(players)] += 1

@@ -125,7 +125,7 @@ class ContentFile(Strict):
     board: BoardSpec | None = Field(None, description="The board: a `grid`, or a map of `locations` (once in a game)")
     locations: dict[Name, dict[str, str | int | bool]] = Field(
         {}, description="Locations this file adds beside the board, joined to none of it (a faction's own space off "
-                        "the map: `burrow: {terrain: burrow}`); each with its attributes, after the board's in board order")
+                        "the map: `vault: {terrain: vault}`); each with its attributes, after the board's in board order")
     pieces: dict[Name, PieceKind] = Field({}, description="The kinds of pieces and cards, by name")
 
     @model_validator(mode="after")

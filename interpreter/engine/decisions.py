@@ -73,7 +73,7 @@ class Decision:
     `options` the complete list of legal options: a list of tuples, one value per variable the
     rule binds (a kind, a location...), or `PASS` when passing is allowed. `labels()` gives each
     option as text, e.g. "stone c2", as the decider sees it: a component they cannot tell apart
-    shows as its handle, its back and where it lies ("plot@c3", "card@hand(red)#2": see
+    shows as its handle, its back and where it lies ("chip@a1", "card@hand(red)#2": see
     knowledge.handle), which says nothing of which one it is; a list (a set of cards chosen at
     once) shows as `[sword-1, flail-2]`.
 
@@ -157,8 +157,8 @@ class Decision:
         raise ValueError(f"{choice!r} is not a legal option of `{self.name}`; options: {self._described()}")
 
     def _by_kind(self, choice: str) -> list[int]:
-        """The options a label names with a component's kind in place of its id (`roost` for
-        `eyrie-roost-1`), where the decider knows that component: a handle is never matched by kind."""
+        """The options a label names with a component's kind in place of its id (`stone` for
+        `red-stone-1`), where the decider knows that component: a handle is never matched by kind."""
         words, found, memo = choice.split(" "), [], {}
         for index, option in enumerate(self.options):
             if option is PASS or len(option) != len(words):

@@ -57,8 +57,8 @@ def back_of(rt, component: Component) -> str:
 
 def handle(rt, viewer: str | None, component: Component, memo: dict) -> str | None:
     """What `viewer` calls a component they cannot tell apart (None if they can): its back and where it
-    lies, `plot@c3`, numbered among the like ones there that they cannot tell apart when there are
-    several, `plot@c3#2`, `card@hand(red)#2`. It says nothing of which one it is, and does not depend
+    lies, `chip@a1`, numbered among the like ones there that they cannot tell apart when there are
+    several, `chip@a1#2`, `card@hand(red)#2`. It says nothing of which one it is, and does not depend
     on the order of a decision's options:
     - in a zone the viewer sees (face-down pieces on the board), by their order there, bottom first:
       everyone sees them laid, so everyone can follow them;

@@ -113,6 +113,7 @@ class Runtime:
         self.points_by_reason = PointsByReason()  # what `because` records (engine.reasons)
         self.seated_rules: dict = {}  # procedure -> its `instead of` rules that this game's table has (Program)
         self.seated_triggers: dict = {}  # event -> its `when` rules that this game's table has
+        self._guards: dict | None = None  # "place", "move", "remove" -> the `cannot` rules this game's table has
 
     def triggers(self, event: tuple) -> list:
         """The `when` rules of an event that this game has: those of a faction's file only if its
@@ -122,6 +123,15 @@ class Runtime:
             found = self.seated_triggers[event] = [t for t in self.program.triggers.get(event, ())
                                                    if all(p in self.players for p in getattr(t, "needs", ()))]
         return found
+
+    @property
+    def guards(self) -> dict:
+        """The `cannot` rules this game has, by what they forbid: those of a faction's file only if its
+        player is seated."""
+        if self._guards is None:
+            self._guards = {action: found for action, rules in self.program.guards.items()
+                            if (found := [g for needs, g in rules if all(p in self.players for p in needs)])}
+        return self._guards
 
     def too_many_steps(self, position: Position | None) -> LimitExceeded:
         """The error for a rule that went past the step budget (raised by the loops and calls that count steps)."""

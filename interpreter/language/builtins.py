@@ -232,8 +232,6 @@ def _shown(value) -> str:
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
-# name: (function, argument types, type of the result). "zone" accepts a location too (a
-# location is a zone); "via" is a connection type or a list of them.
 def forbidden(rt, component, destination) -> bool:
     """Does a `cannot` rule forbid `component` to go to `destination`? Where it goes from and to (on
     the board or off it) says which rules apply: `place`, `move` or `remove`."""
@@ -247,17 +245,13 @@ def forbidden(rt, component, destination) -> bool:
         action, places = "place", (destination,)
     else:
         return False
-    return any(guard(rt, component, *places) for guard in rt.program.guards.get(action, ()))
+    return any(guard(rt, component, *places) for guard in rt.guards.get(action, ()))
 
 
-def placeable(rt, component, site):
-    """May `component` be placed in `site` (no `cannot place` rule forbids it)?"""
+def may_go(rt, component, site):
+    """May `component` go from where it is to `site` (`placeable` from off the board, `movable` across
+    it: no `cannot place` or `cannot move` rule forbids it)?"""
     return component is not None and not forbidden(rt, component, site)
-
-
-def movable(rt, component, target):
-    """May `component` be moved from where it is to `target` (no `cannot move` rule forbids it)?"""
-    return component is not None and not forbidden(rt, component, target)
 
 
 def removable(rt, component):
@@ -265,10 +259,12 @@ def removable(rt, component):
     return component is not None and not forbidden(rt, component, None)
 
 
+# name: (function, argument types, type of the result). "zone" accepts a location too (a
+# location is a zone); "via" is a connection type or a list of them.
 BUILTINS = {
     "top": (top, ("zone",), "component"),
-    "placeable": (placeable, ("component", "location"), "bool"),
-    "movable": (movable, ("component", "location"), "bool"),
+    "placeable": (may_go, ("component", "location"), "bool"),
+    "movable": (may_go, ("component", "location"), "bool"),
     "removable": (removable, ("component",), "bool"),
     "bottom": (bottom, ("zone",), "component"),
     "pieces": (pieces, ("zone",), "list"),

@@ -112,9 +112,11 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
                     check(scope, decl.condition.pos, "bool", decl.condition.type, "the condition of an `anytime` action")
                 body = run_body(*decl.body.compile(scope, deciding, catch_return=True))
                 program.anytime_actions.append((decl.name, condition, body, decl.span))
+                if decl.span:
+                    program.span_actions.append(program.anytime_actions[-1])
                 program.anytime_guards.conditions[decl.name] = decl.condition
             elif isinstance(decl, d.CannotDecl):
-                program.guards.setdefault(decl.action, []).append(_guard(number, decl, scope))
+                program.guards.setdefault(decl.action, []).append((decl.needs, _guard(number, decl, scope)))
             elif isinstance(decl, d.AlwaysDecl):
                 body, generator = decl.body.compile(scope, deciding)
                 if generator:

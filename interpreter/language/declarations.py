@@ -201,6 +201,7 @@ class CannotDecl:
     action: str  # "place": onto the board from off it; "move": from one board location to another; "remove": off it
     params: list[str]  # the piece, then the location(s)
     condition: Expr
+    needs: tuple = ()  # the players a game must seat for the rule to exist in it (its faction's, see modules)
 
 
 Declaration = (FactionDecl | WithFactionDecl | EventDecl | AbilityDecl | ShownDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl

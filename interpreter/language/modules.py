@@ -108,15 +108,15 @@ def localize(declarations: list, seat: str | None = None, shared: frozenset[str]
 
 def _only_when_seated(decl, player: str) -> None:
     """What a faction's file does to the game (its `when`, `instead of`, `anytime`, `always`, `modify`,
-    `override` and `cannot` rules) applies only in a game that seats its player. A `when` or `instead of` rule
-    names the player in its `needs`, and a game without them leaves the rule out once (Runtime.triggers,
-    program.make_replaced); the others get `player in players` added to their condition. The file's
-    zones, pieces and names stay, for the other files to read."""
-    if isinstance(decl, (d.InsteadDecl, d.WhenDecl)):
+    `override` and `cannot` rules) applies only in a game that seats its player. A `when`, `instead of`
+    or `cannot` rule names the player in its `needs`, and a game without them leaves the rule out once
+    (Runtime.triggers, Runtime.guards, program.make_replaced); the others get `player in players`
+    added to their condition. The file's zones, pieces and names stay, for the other files to read."""
+    if isinstance(decl, (d.InsteadDecl, d.WhenDecl, d.CannotDecl)):
         decl.needs = (*decl.needs, player)
         return
     seated = e.Binary(decl.pos, "in", e.Name(decl.pos, player), e.Name(decl.pos, "players"))
-    if isinstance(decl, (d.AnytimeDecl, d.OverrideDecl, d.CannotDecl)):
+    if isinstance(decl, (d.AnytimeDecl, d.OverrideDecl)):
         decl.condition = seated if decl.condition is None else e.Binary(decl.pos, "and", seated, decl.condition)
     elif isinstance(decl, d.ModifyDecl):
         decl.amount = e.Conditional(decl.pos, seated, decl.amount, e.Literal(decl.pos, 0))

@@ -49,8 +49,9 @@ class Program:
     backs: dict = field(default_factory=dict)  # kind -> what a face-down component of it shows (content `back`)
     known: dict = field(default_factory=dict)  # kind -> who knows its face-down components ("owner" or "nobody")
     face_down_zones: frozenset = frozenset()  # the zones declared `face down`: what starts there starts face down
-    guards: dict = field(default_factory=dict)  # "place", "move" or "remove" -> the `cannot` rules' fn(rt, piece, *locations)
+    guards: dict = field(default_factory=dict)  # "place", "move" or "remove" -> the `cannot` rules' (needs, fn(rt, piece, *locations))
     anytime_actions: list = field(default_factory=list)  # (name, condition(rt, env) or None, generator body(rt, env), span)
+    span_actions: list = field(default_factory=list)  # those with a span (`during`): what a step's window offers
     anytime_guards: object = None  # the `anytime` actions' conditions, to explain (explaining.GuardedOptions)
     private_variables: dict = field(default_factory=dict)  # name -> "private" (each their own) or "hidden" (nobody)
     unordered: tuple = ()  # the state's names of the unordered zones (bags), in a fixed order

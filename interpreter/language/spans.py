@@ -2,10 +2,10 @@
 of a turn.
 
 A phase's steps are the statements of its block and of the `when` rules of the events its block
-announces (`phase birdsong: emit birdsong()`, then each faction's `when birdsong()`, its steps one
+announces (`phase morning: emit morning()`, then each faction's `when morning()`, its steps one
 statement each, as a rulebook numbers them). A step's window goes at the start and the end of each
 phase, and between two statements of those rules; never inside a statement, so that no action is
-interrupted (Root 1.4.2). A loop of actions that offers the `anytime` actions between them says so
+interrupted. A loop of actions that offers the `anytime` actions between them says so
 with `window`, which offers these too.
 """
 from __future__ import annotations

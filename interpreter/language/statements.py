@@ -364,7 +364,7 @@ def move_components(rt, moved, destination, at_bottom: bool, bags: frozenset, fa
     if destination is None:
         raise RuleRuntimeError(pos, "cannot move to nowhere (the destination is none)")
     group = moved if isinstance(moved, list) else [moved]
-    if guarded and rt.program.guards:
+    if guarded and rt.guards:
         group = [component for component in group if not forbidden(rt, component, destination)]
     origins = {component.zone for component in group} if announced else None
     for component in group:
@@ -429,7 +429,7 @@ def shuffle_zone(rt, name: str) -> None:
 
 @dataclass
 class Refuse(Effect):
-    """refuse MESSAGE: the game cannot be set up at this table (five corner factions, a player count
+    """refuse MESSAGE: the game cannot be set up at this table (a mix of players, or a number of them,
     the rules do not give): it does not start, and `MESSAGE` says why."""
 
     pos: Position
@@ -820,30 +820,30 @@ class Window(Stmt):
         return window, True
 
 
-def offered_now(rt, action, player, steps: bool) -> bool:
+def offered_now(rt, action, player) -> bool:
     """May `player` be offered the `anytime` action (name, condition, body, span) at this window? One
-    with a span only by the player whose turn it is, in its span (`turn`, or that phase); at a
-    step's window, only those."""
+    with a span only by the player whose turn it is, in its span (`turn`, or that phase)."""
     span = action[3]
-    if span is None:
-        return not steps
-    return player == rt.turn_player and (span == "turn" or span == rt.phase)
+    return span is None or (player == rt.turn_player and (span == "turn" or span == rt.phase))
 
 
 def anytime_window(rt, you, pos: Position, steps: bool = False):
-    """`window`: each player, `you` first then the others in seating order, takes `anytime` actions until they pass."""
+    """`window`: each player, `you` first then the others in seating order, takes `anytime` actions
+    until they pass. A step's window: `you` alone, and only the actions with a span."""
+    actions = rt.program.span_actions if steps else rt.program.anytime_actions
+    if not actions:
+        return
     players = rt.players
+    if steps:
+        players = [you] if you in players else []
     first = players.index(you) if you in players else 0
     for player in players[first:] + players[:first]:
-        if steps and player != you:
-            continue
         inner = {"you": player}
         while True:
             rt.steps += 1
             if rt.steps > rt.step_limit:
                 raise rt.too_many_steps(pos)
-            offered = [a for a in rt.program.anytime_actions
-                       if offered_now(rt, a, player, steps) and (a[1] is None or a[1](rt, inner))]
+            offered = [a for a in actions if offered_now(rt, a, player) and (a[1] is None or a[1](rt, inner))]
             if not offered:
                 break
             index = yield Decision(ANYTIME, player, ("action",), [(a[0],) for a in offered] + [PASS],
@@ -1126,7 +1126,7 @@ class Choose(Stmt):
                 scope.warn("LX340", f"the options of `{self.name}` are `{read}` of components: who cannot tell them "
                            "apart would read which they are", options.pos,
                            hint="offer the components (`choose x in ...`), one of each kind if need be: a player "
-                                "who cannot tell one apart sees its handle (`plot@c3`)")
+                                "who cannot tell one apart sees its handle (`chip@a1`)")
                 return
 
     def compile(self, scope: Scope, deciding):

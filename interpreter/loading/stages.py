@@ -312,12 +312,9 @@ def _about_lost_names(diagnostic: Diagnostic, lost_names: set[str]) -> bool:
 
 def _board_of(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
     """The content's board, and after its own locations those the files add beside it (`locations`)."""
-    board = _declared_board(content, diagnostics, file)
-    if not content.added_locations:
-        return board
-    graph = board.graph
+    graph = _declared_graph(content, diagnostics, file)
     for name, attributes in content.added_locations.items():
-        if name in board.index:
+        if name in graph:
             diagnostics.append(Diagnostic("LX301", f"location `{name}` is already a location of the board",
                                           content.positions.get(("added location", name))))
             continue
@@ -326,19 +323,20 @@ def _board_of(content: Content, diagnostics: list[Diagnostic], file: str) -> boa
     return boards.Board(graph)
 
 
-def _declared_board(content: Content, diagnostics: list[Diagnostic], file: str) -> boards.Board:
+def _declared_graph(content: Content, diagnostics: list[Diagnostic], file: str):
+    """The graph of the board the content declares (a grid, or a map of locations)."""
     spec = content.board
     if spec is None:
         where = Position(str(content.files[0]), 1, 1) if content.files else Position(file, 1, 1)
         diagnostics.append(Diagnostic("LX207", "the content declares no `board`", where))
-        return boards.Board(boards.grid_graph(1, 1, []))
+        return boards.grid_graph(1, 1, [])
     if spec.grid:
-        board = boards.Board(boards.grid_graph(spec.grid.columns, spec.grid.rows, spec.grid.connections, spec.grid.attributes))
+        graph = boards.grid_graph(spec.grid.columns, spec.grid.rows, spec.grid.connections, spec.grid.attributes)
         for name in spec.grid.attributes:
-            if name not in board.index:
+            if name not in graph:
                 diagnostics.append(Diagnostic("LX302", f"attributes for `{name}`, which is not a square of the grid",
-                                              content.positions.get(("attributes", name)), hint=did_you_mean(name, board.locations)))
-        return board
+                                              content.positions.get(("attributes", name)), hint=did_you_mean(name, list(graph))))
+        return graph
     locations = spec.locations or {}
     for i, link in enumerate(spec.connections):
         for end in (link.from_, link.to):
@@ -346,4 +344,4 @@ def _declared_board(content: Content, diagnostics: list[Diagnostic], file: str) 
                 diagnostics.append(Diagnostic("LX302", f"connection to `{end}`, which is not a location of the board",
                                               content.positions.get(("connection", i)), hint=did_you_mean(end, locations)))
     links = [c.model_dump(by_alias=True) for c in spec.connections if c.from_ in locations and c.to in locations]
-    return boards.Board(boards.explicit_graph(locations, links))
+    return boards.explicit_graph(locations, links)

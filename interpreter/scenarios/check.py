@@ -236,7 +236,7 @@ _NAME = re.compile(r"[^\W\d][\w.]*")  # a name in the rules: `place`, `eyrie.roo
 _TEXT = re.compile(r'"((?:[^"\\]|\\.)*)"')  # a text in the rules: `"march"`
 _NUMBER = re.compile(r"-?[0-9]+")
 _COMPONENT = re.compile(r"(?:(\w+)-)?(\w+)-[0-9]+")  # a component's id: `green-boar-2`, `ambush-1`
-# a component its decider cannot tell apart: its handle, its back and where it lies (`plot@c3`,
+# a component its decider cannot tell apart: its handle, its back and where it lies (`chip@a1`,
 # `card@hand(red)#2`, see engine/knowledge.handle)
 _HANDLE = re.compile(r"(\w+)@([\w.]+)(?:\((\w+)\))?(?:#[0-9]+)?")
 

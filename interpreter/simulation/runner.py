@@ -81,11 +81,14 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
+REFUSED_TABLE = "the rules refuse this table: "  # how a game's error begins when the rules `refuse` its table
+
+
 def error_text(error: BaseException) -> str:
     """Where (file:line:column, when known), what kind of error, and its message."""
     kind = "" if type(error) is RuleRuntimeError else f"{type(error).__name__}: "
     if isinstance(error, RefusedTable):
-        return f"the rules refuse this table: {error}"
+        return f"{REFUSED_TABLE}{error}"
     if isinstance(error, RuleRuntimeError):
         where = f"{error.position}: " if error.position else ""
         text = f"{where}{kind}{error.message}"
