@@ -7,12 +7,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from swaps import look_alike_pairs, swap_places
 
 from interpreter import Game, LudolexError, load
 from interpreter.agents.agent import RandomAgent
-from interpreter.engine.decisions import EVERYTHING, PASS
+from interpreter.engine.decisions import EVERYTHING
 from interpreter.engine.knowledge import sees_zone
-from interpreter.engine.state import Component
 from interpreter.play.visibility import observation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,50 +149,6 @@ def what_they_see(game: Game, player: str) -> str:
     seen = observation(game, player)
     labels = game.decision.labels(player) if game.decision is not None else []
     return json.dumps([seen, labels], sort_keys=True, default=str)
-
-
-def may_not_know(game: Game, player: str, c) -> bool:
-    """The rule of the table, written here apart from the engine's: a component in a zone the player
-    cannot see, or face down and neither theirs (when its owner may know it); in either case, not
-    shown to them (`reveal CARD to PLAYER`: the card a guesser shows the Corvids)."""
-    if not sees_zone(game.runtime, player, c.zone):
-        return player not in c.known_to
-    owner_knows = game.ruleset.content.pieces[c.kind].known == "owner"
-    return c.face_down and not (owner_knows and c.owner == player) and player not in c.known_to
-
-
-def look_alike_pairs(game: Game, player: str, rng: random.Random, most: int = 6):
-    """Pairs of components `player` cannot tell apart: both in zones they cannot see with the same
-    back (a hand holds cards, a supply plots), or both face down in view with the same back and owner."""
-    groups: dict = {}
-    for c in game.state.components.values():
-        if may_not_know(game, player, c):
-            back = game.ruleset.content.pieces[c.kind].back
-            key = ("in view", back, c.owner) if sees_zone(game.runtime, player, c.zone) else ("unseen", back)
-            groups.setdefault(key, []).append(c)
-    pairs = [tuple(rng.sample(group, 2)) for group in groups.values() if len(group) > 1]
-    return pairs[:most]
-
-
-def swap_places(game: Game, a, b) -> None:
-    """`a` and `b` change places, and the decision waiting, its options worked out from where things
-    lie, offers the one now where the other was."""
-    zones = game.state.zones
-    i, j = zones[a.zone].index(a), zones[b.zone].index(b)
-    zones[a.zone][i], zones[b.zone][j] = b, a
-    a.zone, b.zone = b.zone, a.zone
-    a.face_down, b.face_down = b.face_down, a.face_down
-    decision = game.decision
-    if decision is not None and isinstance(decision.options, list):
-        other = {a.id: b, b.id: a}
-        decision.options = [option if option is PASS else tuple(_swapped(v, other) for v in option)
-                             for option in decision.options]
-
-
-def _swapped(value, other: dict):
-    if isinstance(value, list):
-        return [_swapped(v, other) for v in value]
-    return other.get(value.id, value) if isinstance(value, Component) else value
 
 
 def check_no_leak(game: Game, rng: random.Random) -> int:

@@ -14,6 +14,19 @@ from interpreter.safety.files import OUTSIDE_HINT, Boundary, resource_path
 MANIFEST = "game.yaml"
 
 
+class AgentEncoding(BaseModel):
+    """How learning agents (OpenSpiel, PettingZoo) see the game: `interpreter/learning/encoding.py`."""
+    model_config = ConfigDict(extra="forbid")
+    actions: int = Field(64, ge=2, le=4096, description=(
+        "Action slots: a decision with more options offers them a page at a time, the last slot turning the page"))
+    listed: dict[Name, int] = Field({}, description=(
+        "Zones whose order matters (`board` for every location of the map), each with how many components "
+        "from its top are encoded one by one; every zone is also counted, kind by kind"))
+    left_out: list[Name] = Field([], description="Zones the encoding leaves out (by name: `box`, `discard`)")
+    variables: list[Name] | None = Field(None, description=(
+        "The variables encoded (default: every one; a player is only ever shown what they may see)"))
+
+
 class Manifest(BaseModel):
     """A ruleset's manifest (`rulesets/<game>/game.yaml`): the game's name, where its content and rules
     are, the score its reports show, the players it seats; for a variant, its base and what it changes."""
@@ -37,6 +50,7 @@ class Manifest(BaseModel):
     add: list[str] | None = Field(
         None, description="A variant's own files (`.rules`, content `.yaml`) added to the base's")
     remove: list[str] | None = Field(None, description="Files of the base left out (by path from here, or by name)")
+    encoding: AgentEncoding | None = Field(None, description="How learning agents see the game (docs/agents.md)")
 
     def content_places(self) -> list[str]:
         if self.content is None:

@@ -26,6 +26,7 @@ from interpreter.diagnostics.diagnostic import Diagnostic, Position
 from interpreter.diagnostics.errors import LudolexError
 from interpreter.diagnostics.suggestions import did_you_mean, new_run
 from interpreter.engine import board as boards
+from interpreter.engine.state import BOX
 from interpreter.language.checker import collect_symbols
 from interpreter.language.compiler import compile_program
 from interpreter.language.declarations import Declaration
@@ -132,7 +133,7 @@ def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, docum
                                                       base_rules, base_content)
     if problems:
         raise LudolexError(problems)
-    for key in ("score", "table"):  # the base's, unless the variant gives its own
+    for key in ("score", "table", "encoding"):  # the base's, unless the variant gives its own
         if getattr(manifest, key) is None:
             manifest = manifest.model_copy(update={key: getattr(base.manifest, key)})
     overrides = base.overrides + tuple(variants.read_overrides(manifest, document, str(directory / MANIFEST)))
@@ -244,7 +245,27 @@ def check_names(parsed: RulesParsed) -> NamesChecked:
                                       value_position(parsed.document, "score", str(parsed.manifest_path))))
     else:
         symbols.score = score
+    diagnostics += _encoding_problems(parsed, symbols)
     return _next(parsed, _not_lost(diagnostics, parsed.lost_names), symbols=symbols)
+
+
+def _encoding_problems(parsed: RulesParsed, symbols) -> list[Diagnostic]:
+    """The manifest's `encoding` (how learning agents see the game) names zones and variables of the game."""
+    encoding = parsed.manifest.encoding
+    if encoding is None or "encoding" not in (parsed.document or {}):  # a variant's inherited one was checked in its base
+        return []
+    zones = set(symbols.zones) | {BOX}
+    named = [(("listed", name), name, zones | {"board"}, "zone") for name in encoding.listed]
+    named += [(("left_out", i), name, zones, "zone") for i, name in enumerate(encoding.left_out)]
+    named += [(("variables", i), name, set(symbols.variables) | set(symbols.options), "variable")
+              for i, name in enumerate(encoding.variables or [])]
+    problems = []
+    for path, name, known, what in named:
+        if name not in known:
+            where = position_of(parsed.document, ("encoding", *path), str(parsed.manifest_path), value=path[0] != "listed")
+            problems.append(Diagnostic("LX302", f"`encoding`: no {what} `{name}` in the game", where,
+                                       hint=did_you_mean(name, sorted(known))))
+    return problems
 
 
 def compile_rules(checked: NamesChecked, backend: str | None = None) -> RulesCompiled:

@@ -1,0 +1,158 @@
+"""A game as learning agents play it: an action is a slot of the pending decision (encoding.Layout),
+and each player keeps the log of what they saw happen, for their information state."""
+from __future__ import annotations
+
+import json
+import random
+
+from interpreter.engine.decisions import Decision
+from interpreter.engine.runtime import Result
+from interpreter.learning.encoding import Layout
+from interpreter.play.determinization import determinize
+from interpreter.play.game import Game
+from interpreter.play.visibility import observation
+
+
+class Episode:
+    """One game, played action by action. `actions` (the slots played, page turns included) and `seed`
+    are the whole episode: `Episode.replay` rebuilds it. A resampled one has no seed (its generator
+    was drawn again), and is not saved."""
+
+    def __init__(self, layout: Layout, seed: int | None, game: Game | None = None, max_steps: int = 0):
+        """`max_steps`: the episode stops (truncated, 0 for everyone) after that many actions (0: never)."""
+        self.layout, self.seed, self.max_steps = layout, seed, max_steps
+        self.game = game or Game(layout.ruleset, seed, players=layout.players, options=layout.options)
+        self.pages: dict[str, int] = {}  # the page each player deciding is shown, where not the first
+        self.actions: list[int] = []
+        self.acting: list[str] = []  # who played each action
+        self.seen: dict[str, list[list[str]]] = {p: [] for p in layout.players}  # [player, decision, label as read]
+        self._orders: dict[str, tuple] = {}  # player -> (their decision, its options in slot order)
+
+    @classmethod
+    def replay(cls, layout: Layout, seed: int, actions: list[int], acting: list[str], max_steps: int = 0) -> Episode:
+        episode = cls(layout, seed, max_steps=max_steps)
+        for action, player in zip(actions, acting):
+            episode.apply(action, player)
+        return episode
+
+    def copy(self) -> Episode:
+        """The same episode, replayed (the game's generators cannot be copied: a game is its seed and choices)."""
+        twin = Episode(self.layout, self.seed, self.game.clone(), self.max_steps)
+        twin.pages, twin.actions, twin.acting = dict(self.pages), list(self.actions), list(self.acting)
+        twin.seen = {p: [list(entry) for entry in entries] for p, entries in self.seen.items()}
+        return twin
+
+    def __deepcopy__(self, memo) -> Episode:  # OpenSpiel's `clone` deep-copies a state's attributes
+        return self.copy()
+
+    def __reduce__(self):  # pickled (OpenSpiel's serialisation) as its seed and actions
+        if self.seed is None:
+            raise ValueError("a resampled episode (a world a player imagines) is not saved: save the real one")
+        return Episode.replay, (self.layout, self.seed, self.actions, self.acting, self.max_steps)
+
+    def resampled(self, player: str, rng: random.Random) -> Episode:
+        """A copy that `player` cannot tell from this one, everything hidden from them dealt again."""
+        twin = Episode(self.layout, None, determinize(self.game, player, rng), self.max_steps)
+        twin.pages, twin.actions, twin.acting = dict(self.pages), list(self.actions), list(self.acting)
+        twin.seen = {p: [list(entry) for entry in entries] for p, entries in self.seen.items()}
+        return twin
+
+    # ---- whose turn, what they may do
+    @property
+    def finished(self) -> bool:
+        return self.game.finished or not self.game.decisions or self.truncated
+
+    @property
+    def truncated(self) -> bool:
+        """Stopped at `max_steps`, the game not over."""
+        return bool(self.max_steps) and len(self.actions) >= self.max_steps and not self.game.finished
+
+    @property
+    def player(self) -> str | None:
+        """Who acts now: the first of those deciding (several decide at once and in secret, each in turn)."""
+        return None if self.finished else self.game.decisions[0].player
+
+    def decision_of(self, player: str | None = None) -> Decision:
+        """The decision `player` is asked (default: the one who acts now)."""
+        if player is None or player == self.player:
+            return self.game.decisions[0]
+        return next(d for d in self.game.decisions if d.player == player)
+
+    def _slots(self, decision: Decision) -> list[int]:
+        order = self._orders.get(decision.player)
+        if order is None or order[0] is not decision:
+            order = self._orders[decision.player] = (decision, self.layout.order(decision))
+        return self.layout.page_of(order[1], self.pages.get(decision.player, 0), self.layout.pages(decision))
+
+    def paging(self, player: str | None = None) -> tuple[int, int]:
+        """(the page shown, how many) of the decision `player` is asked."""
+        if self.finished:
+            return 0, 1
+        decision = self.decision_of(player)
+        return self.pages.get(decision.player, 0), self.layout.pages(decision)
+
+    def deciding(self) -> list[str]:
+        """The players asked a decision now: one, or each of a group deciding at once and in secret."""
+        return [] if self.finished else [d.player for d in self.game.decisions]
+
+    def legal_actions(self, player: str | None = None) -> list[int]:
+        """The slots `player` may play (default: the one who acts now)."""
+        if self.finished or (player is not None and player not in self.deciding()):
+            return []
+        slots = list(range(len(self._slots(self.decision_of(player)))))
+        return slots + [self.layout.actions - 1] if self.paging(player)[1] > 1 else slots
+
+    def label(self, action: int, player: str | None = None) -> str:
+        """What an action does, as the player acting reads it."""
+        decision = self.decision_of(player)
+        if self.paging(player)[1] > 1 and action == self.layout.actions - 1:
+            return f"{decision.name}: next page"
+        return f"{decision.name}: {decision.label(self._slots(decision)[action])}"
+
+    def apply(self, action: int, player: str | None = None) -> None:
+        """Play `action` for `player` (default: the one who acts now; another of a group deciding at
+        once may answer in any order)."""
+        legal = self.legal_actions(player)
+        if action not in legal:
+            raise ValueError(f"action {action} is not legal here (legal: {legal})")
+        decision = self.decision_of(player)
+        self.actions.append(action)
+        self.acting.append(decision.player)
+        page, pages = self.paging(player)
+        if pages > 1 and action == self.layout.actions - 1:
+            self.pages[decision.player] = (page + 1) % pages
+            return
+        game = self.game
+        index, grouped, before = self._slots(decision)[action], game.at_once, len(game.log)
+        game.choose(index, by=decision.player if grouped else None)
+        self.pages.pop(decision.player, None)
+        if len(game.log) > before:  # a secret answer of a group is seen with the group's last
+            for answered, option in (game.last_group if grouped else [(decision, index)]):
+                for viewer, entries in self.seen.items():
+                    entries.append([answered.player, answered.name, answered.label(option, viewer)])
+
+    # ---- what a player may know
+    def observation_string(self, player: str) -> str:
+        seen = observation(self.game, player)
+        if player in self.deciding():
+            seen["page"] = list(self.paging(player))
+        return json.dumps(seen, sort_keys=True, default=str)
+
+    def information_state_string(self, player: str) -> str:
+        """Everything `player` has seen: what happened, as they read it, and what they see now."""
+        return json.dumps({"seen": self.seen[player], "now": json.loads(self.observation_string(player))},
+                          sort_keys=True)
+
+    def observation_tensor(self, player: str):
+        return self.layout.observe(self.game, player, self.paging(player) if player in self.deciding() else None)
+
+    def returns(self) -> list[float]:
+        """Once the game is over, 1 for each winner and -1 for each other player (-1 for everyone in a
+        game everybody lost), 0 for everyone in a draw; 0 while it goes on."""
+        return [self.reward(p) for p in self.layout.players]
+
+    def reward(self, player: str) -> float:
+        result: Result | None = self.game.result
+        if result is None or result.reason == "draw":
+            return 0.0
+        return 1.0 if player in result.winners else -1.0

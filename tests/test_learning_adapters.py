@@ -1,0 +1,177 @@
+"""Every game an environment for learning agents, checked by the libraries' own test suites: PettingZoo's
+`api_test` and `parallel_api_test`, OpenSpiel's `random_sim_test` (with serialisation), at every player
+count of every game and for the tutorial's game; and the swap test of hidden information through both.
+
+Long games are cut at `max_steps` (the episode is then truncated), so that the suite stays bounded."""
+import json
+import pickle
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the agents extra: pip install '.[agents]'")
+pyspiel = pytest.importorskip("pyspiel", reason="the agents extra: pip install '.[agents]'")
+
+import interpreter.learning.openspiel_game  # noqa: E402,F401  (registers `ludolex`)
+from interpreter.learning.encoding import Layout, loaded  # noqa: E402
+from interpreter.learning.episode import Episode  # noqa: E402
+from interpreter.learning.pettingzoo_env import env, parallel_env  # noqa: E402
+from swaps import look_alike_pairs, swap_places  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "rulesets"
+
+# (game, players, the steps an episode may take: 0 plays to the end)
+TABLES = [
+    ("cernunos", ["green", "purple"], 0),
+    ("seventh_citadel", ["brooks"], 150),
+    ("seventh_citadel", ["brooks", "arthen"], 150),
+    ("seventh_citadel", ["brooks", "arthen", "casek"], 150),
+    ("seventh_citadel", ["brooks", "arthen", "casek", "denhom"], 150),
+    ("wonderlands_war", ["jabberwocky", "mad_hatter"], 150),
+    ("wonderlands_war", ["jabberwocky", "mad_hatter", "queen_of_hearts"], 150),
+    ("wonderlands_war", ["jabberwocky", "mad_hatter", "queen_of_hearts", "alice"], 150),
+    ("wonderlands_war", ["jabberwocky", "mad_hatter", "queen_of_hearts", "alice", "cheshire_cat"], 150),
+    ("root", ["marquise", "eyrie"], 150),
+    ("root", ["marquise", "eyrie", "alliance"], 150),
+    ("root", ["marquise", "eyrie", "alliance", "vagabond"], 150),
+    ("root", ["marquise", "eyrie", "alliance", "vagabond", "riverfolk"], 150),
+    ("root", ["marquise", "eyrie", "alliance", "vagabond", "riverfolk", "lizards"], 150),
+]
+IDS = [f"{game}-{len(players)}" for game, players, _ in TABLES]
+
+
+@pytest.fixture(scope="module")
+def pebbles(tmp_path_factory) -> str:
+    """The tutorial's game, written from the docs alone."""
+    where = tmp_path_factory.mktemp("pebbles")
+    (where / ".git").mkdir()
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text()
+    for name, text in re.findall(r"^`((?:rulesets|cards)/pebbles/[\w/]+\.(?:yaml|rules))`[^\n]*\n\n```\w+\n(.*?)```",
+                                 tutorial, re.S | re.M):
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+        (where / name).write_text(text)
+    return str(where / "rulesets" / "pebbles")
+
+
+@pytest.mark.parametrize("game, players, steps", TABLES, ids=IDS)
+def test_pettingzoo_api_tests_pass(game, players, steps):
+    pettingzoo_test.api_test(seeded(env(str(GAMES / game), players, max_steps=steps)), num_cycles=200)
+    pettingzoo_test.parallel_api_test(seeded(parallel_env(str(GAMES / game), players, max_steps=steps)), num_cycles=200)
+
+
+def seeded(environment):
+    """The test suites draw their actions from the action spaces: the same ones on every run."""
+    for i, agent in enumerate(environment.possible_agents):
+        environment.action_space(agent).seed(i)
+    return environment
+
+
+# OpenSpiel's test copies the state at every step, and a copy replays the game: its episodes are cut sooner
+SIMULATED = [(game, players, min(steps, 80)) for game, players, steps in TABLES if len(players) in (1, 2, 4)]
+
+
+@pytest.mark.parametrize("game, players, steps", SIMULATED, ids=[f"{game}-{len(players)}" for game, players, _ in SIMULATED])
+def test_openspiel_random_simulation_test_passes_with_serialisation(game, players, steps):
+    loaded_game = pyspiel.load_game("ludolex", {"game": str(GAMES / game), "players": "+".join(players),
+                                                "max_steps": steps})
+    pyspiel.random_sim_test(loaded_game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_game_written_from_the_docs_alone_passes_both_suites(pebbles):
+    pettingzoo_test.api_test(seeded(env(pebbles)), num_cycles=100)
+    pettingzoo_test.parallel_api_test(seeded(parallel_env(pebbles)), num_cycles=100)
+    pyspiel.random_sim_test(pyspiel.load_game("ludolex", {"game": pebbles}), num_sims=3, serialize=True, verbose=False)
+
+
+def test_whole_games_end_with_the_rules_result():
+    # 1 to each winner, -1 to the others: Cernunos ranks the players (CN-79)
+    game = pyspiel.load_game("ludolex", {"game": str(GAMES / "cernunos")})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()) if not state.is_chance_node() else 12)
+    winners = state.episode.game.result.winners
+    assert state.returns() == [1.0 if p in winners else -1.0 for p in ["green", "purple"]] and len(winners) == 1
+
+
+def test_a_serialised_state_comes_back_the_same_and_a_clone_goes_its_own_way():
+    game = pyspiel.load_game("ludolex", {"game": str(GAMES / "wonderlands_war"), "players": "alice+mad_hatter+jabberwocky"})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    rng = random.Random(1)
+    for _ in range(60):
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    pickled = pickle.loads(pickle.dumps(state.episode))
+    for player in range(3):
+        assert again.information_state_string(player) == state.information_state_string(player)
+        assert pickled.information_state_string(pickled.layout.players[player]) == state.information_state_string(player)
+    twin = state.clone()
+    twin.apply_action(twin.legal_actions()[0])
+    assert twin.history() != state.history() and again.history() == state.history()
+
+
+def test_a_decision_with_more_options_than_slots_is_offered_a_page_at_a_time():
+    # Cernunos's first placement offers 96 options (CN-23); with 16 slots, 15 a page and the page turn
+    ruleset = loaded(str(GAMES / "cernunos"))
+    layout = Layout(ruleset, ["green", "purple"])
+    layout.actions = 16
+    episode = Episode(layout, seed=4)
+    labels = set()
+    for _ in range(episode.paging()[1]):
+        legal = episode.legal_actions()
+        assert legal[-1] == 15 and len(legal) <= 16
+        labels |= {episode.label(action) for action in legal[:-1]}
+        episode.apply(15)
+    assert episode.paging()[0] == 0  # round again to the first page
+    assert len(labels) == len(episode.game.decision.options) == 96
+
+
+def test_the_encoding_of_a_game_may_be_refined_in_its_manifest():
+    # cernunos/game.yaml: 100 slots, every square's stack 3 deep, the box left out
+    layout = Layout(loaded(str(GAMES / "cernunos")), ["green", "purple"])
+    assert layout.actions == 100 and "box" not in layout.zones
+    assert len(layout.listed) == 12 and all(depth == 3 for _, depth in layout.listed)
+
+
+# ---- hidden information: what an agent is given never changes when two things it cannot tell apart swap
+
+
+def agent_view(episode: Episode, player: str) -> str:
+    mask = episode.legal_actions(player)
+    tensor = episode.observation_tensor(player)
+    return json.dumps([tensor.tolist(), mask, episode.observation_string(player), episode.information_state_string(player),
+                       [episode.label(a, player) for a in mask]])
+
+
+def check_agents_see_no_swap(episode: Episode, rng: random.Random) -> int:
+    checked = 0
+    for player in episode.layout.players:
+        before = agent_view(episode, player)
+        for a, b in look_alike_pairs(episode.game, player, rng, most=3):
+            swap_places(episode.game, a, b)
+            episode._orders.clear()  # the slots' order is worked out again, as for a new decision
+            try:
+                assert agent_view(episode, player) == before, f"{player}'s agent can tell {a.id} from {b.id}"
+            finally:
+                swap_places(episode.game, b, a)
+                episode._orders.clear()
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("game, players", [
+    ("root", ["marquise", "eyrie", "alliance", "vagabond"]),
+    ("wonderlands_war", ["jabberwocky", "mad_hatter", "queen_of_hearts", "alice"]),
+], ids=["root-4", "wonderlands_war-4"])
+def test_no_agent_can_tell_apart_what_its_player_may_not_see(game, players):
+    episode = Episode(Layout(loaded(str(GAMES / game)), players), seed=2, max_steps=300)
+    rng, checked = random.Random(2), 0
+    while not episode.finished:
+        if len(episode.actions) % 10 == 0:
+            checked += check_agents_see_no_swap(episode, rng)
+        episode.apply(rng.choice(episode.legal_actions()))
+    assert checked > 100
