@@ -28,7 +28,7 @@ def look_alike_pairs(game: Game, player: str, rng: random.Random, most: int = 6)
             key = ("in view", back, c.owner) if sees_zone(game.runtime, player, c.zone) else ("unseen", back)
             groups.setdefault(key, []).append(c)
     pairs = [tuple(rng.sample(group, 2)) for group in groups.values() if len(group) > 1]
-    return pairs[:most]
+    return rng.sample(pairs, min(most, len(pairs)))  # any groups: the first ones may always look alike
 
 
 def swap_places(game: Game, a, b) -> None:

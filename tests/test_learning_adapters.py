@@ -3,6 +3,7 @@
 count of every game and for the tutorial's game; and the swap test of hidden information through both.
 
 Long games are cut at `max_steps` (the episode is then truncated), so that the suite stays bounded."""
+import functools
 import json
 import pickle
 import random
@@ -14,11 +15,12 @@ import pytest
 pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the agents extra: pip install '.[agents]'")
 pyspiel = pytest.importorskip("pyspiel", reason="the agents extra: pip install '.[agents]'")
 
-import interpreter.learning.openspiel_game  # noqa: E402,F401  (registers `ludolex`)
-from interpreter.learning.encoding import Layout, loaded  # noqa: E402
-from interpreter.learning.episode import Episode  # noqa: E402
-from interpreter.learning.pettingzoo_env import env, parallel_env  # noqa: E402
-from swaps import look_alike_pairs, swap_places  # noqa: E402
+from swaps import look_alike_pairs, swap_places
+
+from interpreter.learning.openspiel_game import LudolexState
+from interpreter.learning.encoding import Layout, loaded
+from interpreter.learning.episode import Episode
+from interpreter.learning.pettingzoo_env import env, parallel_env
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "rulesets"
@@ -50,7 +52,7 @@ def pebbles(tmp_path_factory) -> str:
     (where / ".git").mkdir()
     tutorial = (ROOT / "docs" / "tutorial.md").read_text()
     for name, text in re.findall(r"^`((?:rulesets|cards)/pebbles/[\w/]+\.(?:yaml|rules))`[^\n]*\n\n```\w+\n(.*?)```",
-                                 tutorial, re.S | re.M):
+                                 tutorial, re.DOTALL | re.MULTILINE):
         (where / name).parent.mkdir(parents=True, exist_ok=True)
         (where / name).write_text(text)
     return str(where / "rulesets" / "pebbles")
@@ -118,7 +120,7 @@ def test_a_decision_with_more_options_than_slots_is_offered_a_page_at_a_time():
     # Cernunos's first placement offers 96 options (CN-23); with 16 slots, 15 a page and the page turn
     ruleset = loaded(str(GAMES / "cernunos"))
     layout = Layout(ruleset, ["green", "purple"])
-    layout.actions = 16
+    layout.actions, layout.slot_mode = 16, "sorted"
     episode = Episode(layout, seed=4)
     labels = set()
     for _ in range(episode.paging()[1]):
@@ -131,20 +133,44 @@ def test_a_decision_with_more_options_than_slots_is_offered_a_page_at_a_time():
 
 
 def test_the_encoding_of_a_game_may_be_refined_in_its_manifest():
-    # cernunos/game.yaml: 100 slots, every square's stack 3 deep, the box left out
+    # cernunos/game.yaml: 512 slots taken by hash, every square's stack 3 deep, the box left out
     layout = Layout(loaded(str(GAMES / "cernunos")), ["green", "purple"])
-    assert layout.actions == 100 and "box" not in layout.zones
+    assert layout.actions == 512 and layout.slot_mode == "hashed" and "box" not in layout.zones
     assert len(layout.listed) == 12 and all(depth == 3 for _, depth in layout.listed)
+
+
+def test_a_hashed_slot_offers_the_same_option_from_one_decision_to_the_next():
+    # Cernunos (CN-23): a placement keeps its slot while it is offered, unless another's took it first
+    episode, rng = Episode(Layout(loaded(str(GAMES / "cernunos")), ["green", "purple"]), seed=6), random.Random(6)
+    slots: dict[str, set] = {}
+    while not episode.finished:
+        for action in episode.legal_actions():
+            slots.setdefault(episode.label(action), set()).add(action)
+        episode.apply(rng.choice(episode.legal_actions()))
+    kept = sum(len(taken) == 1 for taken in slots.values())
+    assert len(slots) > 100 and kept >= 0.9 * len(slots), f"{kept} of {len(slots)} kept their slot"
 
 
 # ---- hidden information: what an agent is given never changes when two things it cannot tell apart swap
 
 
 def agent_view(episode: Episode, player: str) -> str:
-    mask = episode.legal_actions(player)
-    tensor = episode.observation_tensor(player)
-    return json.dumps([tensor.tolist(), mask, episode.observation_string(player), episode.information_state_string(player),
-                       [episode.label(a, player) for a in mask]])
+    """What each adapter gives `player`'s agent: PettingZoo's observation and mask, OpenSpiel's tensor,
+    strings and legal actions, and the labels of those actions."""
+    aec, game = adapters(str(episode.layout.ruleset.directory), tuple(episode.layout.players))
+    aec.episode = episode
+    seen = aec.observe(player)
+    state, seat = LudolexState(game, episode), episode.layout.players.index(player)
+    legal = state.legal_actions(seat)
+    return json.dumps([seen["observation"].tolist(), seen["action_mask"].tolist(), state.observation_tensor(seat),
+                       state.observation_string(seat), state.information_state_string(seat), legal,
+                       [state.action_to_string(seat, action) for action in legal]])
+
+
+@functools.cache
+def adapters(folder: str, players: tuple[str, ...]):
+    """A PettingZoo environment and an OpenSpiel game of a table, for `agent_view` to wrap an episode in."""
+    return env(folder, list(players)), pyspiel.load_game("ludolex", {"game": folder, "players": "+".join(players)})
 
 
 def check_agents_see_no_swap(episode: Episode, rng: random.Random) -> int:
@@ -153,12 +179,12 @@ def check_agents_see_no_swap(episode: Episode, rng: random.Random) -> int:
         before = agent_view(episode, player)
         for a, b in look_alike_pairs(episode.game, player, rng, most=3):
             swap_places(episode.game, a, b)
-            episode._orders.clear()  # the slots' order is worked out again, as for a new decision
+            episode._offered.clear()  # the slots' order is worked out again, as for a new decision
             try:
                 assert agent_view(episode, player) == before, f"{player}'s agent can tell {a.id} from {b.id}"
             finally:
                 swap_places(episode.game, b, a)
-                episode._orders.clear()
+                episode._offered.clear()
             checked += 1
     return checked
 
@@ -175,3 +201,19 @@ def test_no_agent_can_tell_apart_what_its_player_may_not_see(game, players):
             checked += check_agents_see_no_swap(episode, rng)
         episode.apply(rng.choice(episode.legal_actions()))
     assert checked > 100
+
+
+def test_a_world_a_player_imagines_is_copied_as_that_world_not_as_the_real_game():
+    # a copy replays from the seed: that of a resampled world must deal again as it was dealt, or a
+    # search bot's rollouts would play in the real game, seeing what its player may not see
+    layout = Layout(loaded(str(GAMES / "root")), ["marquise", "eyrie"])
+    real, rng = Episode(layout, seed=5), random.Random(5)
+    for _ in range(30):
+        real.apply(rng.choice(real.legal_actions()))
+    world = real.resampled("marquise", random.Random(9))
+    hands = [[c.id for c in episode.game.state.zones["hand/eyrie"]] for episode in (real, world)]
+    assert hands[0] != hands[1]  # the Eyrie's hand, dealt again in the Marquise's imagination
+    world.apply(world.legal_actions()[0])
+    for twin in (world.copy(), pickle.loads(pickle.dumps(world))):
+        assert [c.id for c in twin.game.state.zones["hand/eyrie"]] == [c.id for c in world.game.state.zones["hand/eyrie"]]
+        assert twin.game.state.to_json() == world.game.state.to_json() and twin.actions == world.actions

@@ -22,7 +22,7 @@ LAYERS = [
     {"language"},
     {"loading"},
     {"play"},
-    {"agents"},
+    {"agents", "learning"},
     {"scenarios", "simulation"},
     {"validation"},
     {"lsp"},

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +20,9 @@ class AgentEncoding(BaseModel):
     model_config = ConfigDict(extra="forbid")
     actions: int = Field(64, ge=2, le=4096, description=(
         "Action slots: a decision with more options offers them a page at a time, the last slot turning the page"))
+    slots: Literal["sorted", "hashed"] = Field("sorted", description=(
+        "Which slot an option takes: `sorted`, the options in the order of their labels; `hashed`, the slot "
+        "its label hashes to, the same from one decision to the next (give it several times the most options)"))
     listed: dict[Name, int] = Field({}, description=(
         "Zones whose order matters (`board` for every location of the map), each with how many components "
         "from its top are encoded one by one; every zone is also counted, kind by kind"))

@@ -12,9 +12,10 @@ player may see and nothing else (`knows`, `sees_zone`, the variables they observ
 token), `unseen` (components in zones the player cannot see), `face_down`, `properties` (zone x
 property: the sum of the rules' numeric and true/false properties), `listed` (the top components of
 the zones whose order matters, one by one) and `slots`: for the decider alone, what each action slot
-offers (its values' tokens, zones, players, kinds, numbers). An action is a slot: the options of a
-decision in the order of their labels as the decider reads them (knowledge.handle), a page of
-`actions - 1` at a time when there are more than `actions`, the last slot turning the page.
+offers (its values' tokens, zones, players, kinds, numbers). An action is a slot (`offered`): the
+options of a decision in the order of their labels as the decider reads them (knowledge.handle), or
+each in the slot its label hashes to; a page of `actions - 1` at a time when there are too many, the
+last slot turning the page.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from interpreter.engine.decisions import PASS, Decision
 from interpreter.engine.knowledge import UNKNOWN_BACK, back_of, knows, sees_zone
 from interpreter.engine.state import Component
 from interpreter.loading.ruleset import Ruleset
+from interpreter.loading.stages import load_ruleset
 from interpreter.play.visibility import variables_seen
 
 TEXT_BUCKETS = 8  # a text value (`"withdraw"`) lights one of these, by a hash of its characters
@@ -40,7 +42,7 @@ class Layout:
         self.ruleset, self.players = ruleset, list(players)
         self.options = ruleset.program.chosen_options(options)
         spec = ruleset.manifest.encoding or AgentEncoding()
-        self.actions = spec.actions
+        self.actions, self.slot_mode = spec.actions, spec.slots
         program = ruleset.program
         seated = set(self.players)
         self.zones = [z for z in ruleset.zone_names() if _owner(z) in seated | {""}
@@ -56,6 +58,7 @@ class Layout:
         self.player_index = {p: i for i, p in enumerate(self.players)}
         self.properties = [name for name, default in program.symbols.properties.items()
                            if default is None or isinstance(default, (bool, int, float))]
+        self.property_index = {name: i for i, name in enumerate(self.properties)}
         wanted = spec.variables
         self.variables = [(name, per_player) for name, per_player, _, _ in program.variables
                           if wanted is None or name in wanted]
@@ -85,9 +88,9 @@ class Layout:
         return layout_of, (str(self.ruleset.directory), self.players, self.options)
 
     # ---- the observation
-    def observe(self, game, player: str, paging: tuple[int, int] | None = None) -> np.ndarray:
-        """`player`'s view of `game` as a vector. `paging`: (page, pages) of the pending decision,
-        given to its decider alone."""
+    def observe(self, game, player: str, shown: tuple | None = None) -> np.ndarray:
+        """`player`'s view of `game` as a vector. `shown`, for the player deciding: (the page, how many,
+        the option of each slot: `offered`); by default the first page."""
         vector = np.zeros(self.size, np.float32)
         block = {name: vector[part] for name, part in self.blocks.items()}
         rt, n_tokens = game.runtime, len(self.tokens)
@@ -100,26 +103,31 @@ class Layout:
                 block["decision"][self.decisions[decision.name]] = 1
             block["options"][0] = len(decision.options)
         self._variables(game, player, block["variables"])
-        counts = block["counts"].reshape(len(self.zones), n_tokens)
-        properties = block["properties"].reshape(len(self.zones), len(self.properties))
+        counted, summed = [], []  # flat places in `counts` and (place in `properties`, value), one per component seen
+        unseen, face_down = block["unseen"], block["face_down"]
+        n_properties, property_index = len(self.properties), self.property_index
         for z, zone in enumerate(self.zones):
             seen = sees_zone(rt, player, zone)
             for component in game.state.zones[zone]:
-                if seen or player in component.known_to:
-                    known = knows(rt, player, component)
-                    counts[z, self._token(rt, component, known)] += 1
-                    block["face_down"][z] += component.face_down
-                    if known:
-                        for p, name in enumerate(self.properties):
-                            properties[z, p] += _number(component.props.get(name))
-                else:
-                    block["unseen"][z] += 1
+                if not (seen or player in component.known_to):
+                    unseen[z] += 1
+                    continue
+                known = (seen and not component.face_down) or knows(rt, player, component)
+                counted.append(z * n_tokens + self._token(rt, component, known))
+                face_down[z] += component.face_down
+                if known:
+                    summed += [(z * n_properties + property_index[name], _number(value))
+                               for name, value in component.props.items() if name in property_index]
+        if counted:
+            block["counts"][:] = np.bincount(counted, minlength=len(self.zones) * n_tokens)
+        for place, value in summed:
+            block["properties"][place] += value
         self._listed(game, player, block["listed"])
         own = next((d for d in game.decisions if d.player == player), None)  # theirs, if several decide at once
         if own is not None:
-            page, pages = paging or (0, 1)
+            page, pages, offered = shown or (0, self.pages(own), self.offered(own, 0))
             block["options"][1:] = page, pages
-            self._slots(game, own, player, block["slots"].reshape(self.actions, self.slot_width), page)
+            self._slots(game, own, player, block["slots"].reshape(self.actions, self.slot_width), offered, pages)
         return vector
 
     def _token(self, rt, component: Component, known: bool) -> int:
@@ -160,8 +168,8 @@ class Layout:
 
     # ---- the actions
     def order(self, decision: Decision) -> list[int] | range:
-        """The options in the order of the action slots: by their labels as the decider reads them (a
-        number from a range, in its order), so that a slot says nothing the labels do not."""
+        """The options by their labels as the decider reads them (a number from a range, in its
+        order), so that the slots say nothing the labels do not."""
         if decision.number_range is not None:
             return range(len(decision.options))
         labels = decision.labels()
@@ -169,18 +177,34 @@ class Layout:
 
     def pages(self, decision: Decision) -> int:
         count = len(decision.options)
-        return 1 if count <= self.actions else -(-count // (self.actions - 1))
+        fits = self.actions - (self.slot_mode == "hashed")
+        return 1 if count <= fits else -(-count // (self.actions - 1))
 
-    def page_of(self, order, page: int, pages: int) -> list[int] | range:
-        """The options (indexes into the decision's) that a page's slots offer, in slot order."""
-        if pages == 1:
-            return order
-        size = self.actions - 1
-        return order[page * size:(page + 1) * size]
-
-    def _slots(self, game, decision: Decision, player: str, out: np.ndarray, page: int) -> None:
+    def offered(self, decision: Decision, page: int) -> list[int | None]:
+        """The option (an index into the decision's) that each slot offers on `page`, None for an
+        empty slot. `sorted`: the options in `order`, `actions - 1` a page when there are more than
+        `actions`, the last slot turning the page. `hashed`: each option in the slot its label hashes
+        to (the next free one if taken, the labels taken in order), so that an option keeps its slot
+        from one decision to the next; paged as `sorted` when they do not fit."""
         order, pages = self.order(decision), self.pages(decision)
-        for slot, index in enumerate(self.page_of(order, page, pages)):
+        if pages > 1:
+            size = self.actions - 1
+            return list(order[page * size:(page + 1) * size])
+        if self.slot_mode == "sorted":
+            return list(order)
+        slots: list[int | None] = [None] * (self.actions - 1)
+        labels = decision.labels()
+        for index in order:
+            slot = zlib.crc32(f"{decision.name} {labels[index]}".encode()) % len(slots)
+            while slots[slot] is not None:
+                slot = (slot + 1) % len(slots)
+            slots[slot] = index
+        return slots
+
+    def _slots(self, game, decision: Decision, player: str, out: np.ndarray, offered: list, pages: int) -> None:
+        for slot, index in enumerate(offered):
+            if index is None:
+                continue
             option = decision.options[index]
             if option is PASS:
                 out[slot, -2] = 1
@@ -218,8 +242,7 @@ class Layout:
 def loaded(name: str) -> Ruleset:
     """A ruleset by name or folder, loaded once per process."""
     if name not in _RULESETS:
-        from interpreter import load
-        _RULESETS[name] = load(name)
+        _RULESETS[name] = load_ruleset(name)
     return _RULESETS[name]
 
 

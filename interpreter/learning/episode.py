@@ -14,19 +14,22 @@ from interpreter.play.visibility import observation
 
 
 class Episode:
-    """One game, played action by action. `actions` (the slots played, page turns included) and `seed`
-    are the whole episode: `Episode.replay` rebuilds it. A resampled one has no seed (its generator
-    was drawn again), and is not saved."""
+    """One game, played action by action. Its seed and `actions` (the slots played, page turns
+    included) are the whole episode: `replay` rebuilds it. A world a player imagines (`resampled`)
+    is rebuilt from the episode it was drawn from, the seed of the draw and the actions since."""
 
-    def __init__(self, layout: Layout, seed: int | None, game: Game | None = None, max_steps: int = 0):
-        """`max_steps`: the episode stops (truncated, 0 for everyone) after that many actions (0: never)."""
-        self.layout, self.seed, self.max_steps = layout, seed, max_steps
+    def __init__(self, layout: Layout, seed: int | None, game: Game | None = None, max_steps: int = 0,
+                 origin: tuple | None = None):
+        """`max_steps`: the episode stops (truncated, 0 for everyone) after that many actions (0: never).
+        `origin`, of a world drawn by `resampled`: (the recipe of the episode drawn from, the player
+        imagining it, the draw's seed, the actions then)."""
+        self.layout, self.seed, self.max_steps, self.origin = layout, seed, max_steps, origin
         self.game = game or Game(layout.ruleset, seed, players=layout.players, options=layout.options)
         self.pages: dict[str, int] = {}  # the page each player deciding is shown, where not the first
         self.actions: list[int] = []
         self.acting: list[str] = []  # who played each action
         self.seen: dict[str, list[list[str]]] = {p: [] for p in layout.players}  # [player, decision, label as read]
-        self._orders: dict[str, tuple] = {}  # player -> (their decision, its options in slot order)
+        self._offered: dict[str, tuple] = {}  # player -> (their decision, the page, the option of each slot)
 
     @classmethod
     def replay(cls, layout: Layout, seed: int, actions: list[int], acting: list[str], max_steps: int = 0) -> Episode:
@@ -35,27 +38,49 @@ class Episode:
             episode.apply(action, player)
         return episode
 
+    def recipe(self) -> tuple:
+        """What `rebuilt` makes this episode again from."""
+        return self.seed, list(self.actions), list(self.acting), self.origin
+
+    @classmethod
+    def rebuilt(cls, layout: Layout, recipe: tuple, max_steps: int = 0) -> Episode:
+        seed, actions, acting, origin = recipe
+        if origin is None:
+            return cls.replay(layout, seed, actions, acting, max_steps)
+        drawn_from, player, draw, at = origin
+        world = cls.rebuilt(layout, drawn_from, max_steps)._world(player, draw)
+        for action, who in zip(actions[at:], acting[at:]):
+            world.apply(action, who)
+        return world
+
     def copy(self) -> Episode:
         """The same episode, replayed (the game's generators cannot be copied: a game is its seed and choices)."""
+        if self.origin is not None:
+            return Episode.rebuilt(self.layout, self.recipe(), self.max_steps)
         twin = Episode(self.layout, self.seed, self.game.clone(), self.max_steps)
+        self._copy_into(twin)
+        return twin
+
+    def _copy_into(self, twin: Episode) -> None:
         twin.pages, twin.actions, twin.acting = dict(self.pages), list(self.actions), list(self.acting)
         twin.seen = {p: [list(entry) for entry in entries] for p, entries in self.seen.items()}
-        return twin
 
     def __deepcopy__(self, memo) -> Episode:  # OpenSpiel's `clone` deep-copies a state's attributes
         return self.copy()
 
-    def __reduce__(self):  # pickled (OpenSpiel's serialisation) as its seed and actions
-        if self.seed is None:
-            raise ValueError("a resampled episode (a world a player imagines) is not saved: save the real one")
-        return Episode.replay, (self.layout, self.seed, self.actions, self.acting, self.max_steps)
+    def __reduce__(self):  # pickled (OpenSpiel's serialisation) as its recipe
+        return Episode.rebuilt, (self.layout, self.recipe(), self.max_steps)
 
     def resampled(self, player: str, rng: random.Random) -> Episode:
-        """A copy that `player` cannot tell from this one, everything hidden from them dealt again."""
-        twin = Episode(self.layout, None, determinize(self.game, player, rng), self.max_steps)
-        twin.pages, twin.actions, twin.acting = dict(self.pages), list(self.actions), list(self.acting)
-        twin.seen = {p: [list(entry) for entry in entries] for p, entries in self.seen.items()}
-        return twin
+        """A copy that `player` cannot tell from this one, everything hidden from them dealt again
+        (play/determinization.py), drawn with `rng`."""
+        return self._world(player, rng.getrandbits(64))
+
+    def _world(self, player: str, draw: int) -> Episode:
+        world = Episode(self.layout, None, determinize(self.game, player, random.Random(draw)), self.max_steps,
+                        origin=(self.recipe(), player, draw, len(self.actions)))
+        self._copy_into(world)
+        return world
 
     # ---- whose turn, what they may do
     @property
@@ -78,11 +103,13 @@ class Episode:
             return self.game.decisions[0]
         return next(d for d in self.game.decisions if d.player == player)
 
-    def _slots(self, decision: Decision) -> list[int]:
-        order = self._orders.get(decision.player)
-        if order is None or order[0] is not decision:
-            order = self._orders[decision.player] = (decision, self.layout.order(decision))
-        return self.layout.page_of(order[1], self.pages.get(decision.player, 0), self.layout.pages(decision))
+    def _slots(self, decision: Decision) -> list[int | None]:
+        """The option each slot offers the decider, now (Layout.offered), worked out once per page."""
+        page = self.pages.get(decision.player, 0)
+        known = self._offered.get(decision.player)
+        if known is None or known[0] is not decision or known[1] != page:
+            known = self._offered[decision.player] = (decision, page, self.layout.offered(decision, page))
+        return known[2]
 
     def paging(self, player: str | None = None) -> tuple[int, int]:
         """(the page shown, how many) of the decision `player` is asked."""
@@ -99,7 +126,7 @@ class Episode:
         """The slots `player` may play (default: the one who acts now)."""
         if self.finished or (player is not None and player not in self.deciding()):
             return []
-        slots = list(range(len(self._slots(self.decision_of(player)))))
+        slots = [slot for slot, index in enumerate(self._slots(self.decision_of(player))) if index is not None]
         return slots + [self.layout.actions - 1] if self.paging(player)[1] > 1 else slots
 
     def label(self, action: int, player: str | None = None) -> str:
@@ -144,7 +171,9 @@ class Episode:
                           sort_keys=True)
 
     def observation_tensor(self, player: str):
-        return self.layout.observe(self.game, player, self.paging(player) if player in self.deciding() else None)
+        if player not in self.deciding():
+            return self.layout.observe(self.game, player)
+        return self.layout.observe(self.game, player, (*self.paging(player), self._slots(self.decision_of(player))))
 
     def returns(self) -> list[float]:
         """Once the game is over, 1 for each winner and -1 for each other player (-1 for everyone in a

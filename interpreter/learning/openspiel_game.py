@@ -57,13 +57,16 @@ class LudolexGame(pyspiel.Game):
                                 max_game_length=int(params["max_steps"]) or LIMITS.decisions_per_game)
         super().__init__(GAME_TYPE, info, params)
         self.first_seed, self.max_steps = int(params["seed"]) * DEALS, int(params["max_steps"])
+        self._observers: dict[bool, LudolexObserver] = {}
 
     def new_initial_state(self):
         return LudolexState(self, None)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return LudolexObserver(self.layout, perfect_recall)
+        if perfect_recall not in self._observers:  # the state's `observation_tensor` asks for one at every call
+            self._observers[perfect_recall] = LudolexObserver(self.layout, perfect_recall)
+        return self._observers[perfect_recall]
 
 
 class LudolexState(pyspiel.State):
