@@ -17,9 +17,9 @@ pyspiel = pytest.importorskip("pyspiel", reason="the agents extra: pip install '
 
 from swaps import look_alike_pairs, swap_places
 
-from interpreter.learning.openspiel_game import LudolexState
 from interpreter.learning.encoding import Layout, loaded
 from interpreter.learning.episode import Episode
+from interpreter.learning.openspiel_game import LudolexState
 from interpreter.learning.pettingzoo_env import env, parallel_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,3 +217,18 @@ def test_a_world_a_player_imagines_is_copied_as_that_world_not_as_the_real_game(
     for twin in (world.copy(), pickle.loads(pickle.dumps(world))):
         assert [c.id for c in twin.game.state.zones["hand/eyrie"]] == [c.id for c in world.game.state.zones["hand/eyrie"]]
         assert twin.game.state.to_json() == world.game.state.to_json() and twin.actions == world.actions
+
+
+def test_an_imagined_deal_the_rules_cannot_go_on_from_ends_with_nothing_for_anyone():
+    # The 7th Citadel: dealt again, the card a player takes by its number (SC-13) may not be the Terrain
+    # the rules then lay. The real game raises its errors; a world a player imagines ends there, as the
+    # search bot's failed playouts do
+    layout = Layout(loaded(str(GAMES / "seventh_citadel")), ["brooks", "arthen", "casek", "denhom"])
+    real, rng = Episode(layout, seed=1), random.Random(1)
+    for _ in range(20):
+        real.apply(rng.choice(real.legal_actions()))
+    world, moves = real.resampled(real.player, random.Random(0)), random.Random(0)
+    while not world.finished:
+        world.apply(moves.choice(world.legal_actions()))
+    assert world.failed and "board.rules:10:5" in world.failed
+    assert world.returns() == [0.0] * 4 and world.copy().failed == world.failed

@@ -12,7 +12,7 @@ player may see and nothing else (`knows`, `sees_zone`, the variables they observ
 token), `unseen` (components in zones the player cannot see), `face_down`, `properties` (zone x
 property: the sum of the rules' numeric and true/false properties), `listed` (the top components of
 the zones whose order matters, one by one) and `slots`: for the decider alone, what each action slot
-offers (its values' tokens, zones, players, kinds, numbers). An action is a slot (`offered`): the
+offers (its values' tokens, zones, players, kinds, numbers), where slots are `sorted`. An action is a slot (`offered`): the
 options of a decision in the order of their labels as the decider reads them (knowledge.handle), or
 each in the slot its label hashes to; a page of `actions - 1` at a time when there are too many, the
 last slot turning the page.
@@ -76,7 +76,7 @@ class Layout:
                  ("counts", n_zones * n_tokens), ("unseen", n_zones), ("face_down", n_zones),
                  ("properties", n_zones * len(self.properties)),
                  ("listed", sum(depth for _, depth in self.listed) * (n_tokens + 1)),
-                 ("slots", self.actions * self.slot_width)]
+                 ("slots", self.actions * self.slot_width if self.slot_mode == "sorted" else 0)]
         self.blocks: dict[str, slice] = {}
         start = 0
         for name, size in sizes:
@@ -127,7 +127,8 @@ class Layout:
         if own is not None:
             page, pages, offered = shown or (0, self.pages(own), self.offered(own, 0))
             block["options"][1:] = page, pages
-            self._slots(game, own, player, block["slots"].reshape(self.actions, self.slot_width), offered, pages)
+            if self.slot_mode == "sorted":  # a hashed slot keeps its option: the mask says which are offered
+                self._slots(game, own, player, block["slots"].reshape(self.actions, self.slot_width), offered, pages)
         return vector
 
     def _token(self, rt, component: Component, known: bool) -> int:

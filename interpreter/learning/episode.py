@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import Decision
 from interpreter.engine.runtime import Result
 from interpreter.learning.encoding import Layout
@@ -29,6 +30,7 @@ class Episode:
         self.actions: list[int] = []
         self.acting: list[str] = []  # who played each action
         self.seen: dict[str, list[list[str]]] = {p: [] for p in layout.players}  # [player, decision, label as read]
+        self.failed: str | None = None  # why the rules stopped in a world a player imagined: it ends there, 0 for all
         self._offered: dict[str, tuple] = {}  # player -> (their decision, the page, the option of each slot)
 
     @classmethod
@@ -85,7 +87,7 @@ class Episode:
     # ---- whose turn, what they may do
     @property
     def finished(self) -> bool:
-        return self.game.finished or not self.game.decisions or self.truncated
+        return self.game.finished or not self.game.decisions or self.truncated or self.failed is not None
 
     @property
     def truncated(self) -> bool:
@@ -151,7 +153,13 @@ class Episode:
             return
         game = self.game
         index, grouped, before = self._slots(decision)[action], game.at_once, len(game.log)
-        game.choose(index, by=decision.player if grouped else None)
+        try:
+            game.choose(index, by=decision.player if grouped else None)
+        except RuleRuntimeError as error:
+            if self.origin is None:  # the real game: its error is the rules'
+                raise
+            self.failed = str(error)  # an imagined deal the rules cannot go on from (the search bot's failed playout)
+            return
         self.pages.pop(decision.player, None)
         if len(game.log) > before:  # a secret answer of a group is seen with the group's last
             for answered, option in (game.last_group if grouped else [(decision, index)]):
@@ -159,16 +167,19 @@ class Episode:
                     entries.append([answered.player, answered.name, answered.label(option, viewer)])
 
     # ---- what a player may know
-    def observation_string(self, player: str) -> str:
+    def _observation(self, player: str) -> dict:
         seen = observation(self.game, player)
         if player in self.deciding():
             seen["page"] = list(self.paging(player))
-        return json.dumps(seen, sort_keys=True, default=str)
+        return seen
+
+    def observation_string(self, player: str) -> str:
+        """What `player` sees now (play/visibility.py), and the page of their decision, as JSON."""
+        return json.dumps(self._observation(player), sort_keys=True, default=str)
 
     def information_state_string(self, player: str) -> str:
         """Everything `player` has seen: what happened, as they read it, and what they see now."""
-        return json.dumps({"seen": self.seen[player], "now": json.loads(self.observation_string(player))},
-                          sort_keys=True)
+        return json.dumps({"seen": self.seen[player], "now": self._observation(player)}, sort_keys=True, default=str)
 
     def observation_tensor(self, player: str):
         if player not in self.deciding():
@@ -177,7 +188,8 @@ class Episode:
 
     def returns(self) -> list[float]:
         """Once the game is over, 1 for each winner and -1 for each other player (-1 for everyone in a
-        game everybody lost), 0 for everyone in a draw; 0 while it goes on."""
+        game everybody lost), 0 for everyone in a draw; 0 while it goes on, and in a truncated episode
+        or an imagined world the rules could not go on from."""
         return [self.reward(p) for p in self.layout.players]
 
     def reward(self, player: str) -> float:
