@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,7 +23,7 @@ class AgentEncoding(BaseModel):
     slots: Literal["sorted", "hashed"] = Field("sorted", description=(
         "Which slot an option takes: `sorted`, the options in the order of their labels; `hashed`, the slot "
         "its label hashes to, the same from one decision to the next (give it several times the most options)"))
-    listed: dict[Name, int] = Field({}, description=(
+    listed: dict[Name, Annotated[int, Field(ge=1, le=64)]] = Field({}, description=(
         "Zones whose order matters (`board` for every location of the map), each with how many components "
         "from its top are encoded one by one; every zone is also counted, kind by kind"))
     left_out: list[Name] = Field([], description="Zones the encoding leaves out (by name: `box`, `discard`)")

@@ -254,7 +254,7 @@ def _encoding_problems(parsed: RulesParsed, symbols) -> list[Diagnostic]:
     encoding = parsed.manifest.encoding
     if encoding is None or "encoding" not in (parsed.document or {}):  # a variant's inherited one was checked in its base
         return []
-    zones = set(symbols.zones) | {BOX}
+    zones = set(symbols.zones) | set(symbols.locations) | {BOX}
     named = [(("listed", name), name, zones | {"board"}, "zone") for name in encoding.listed]
     named += [(("left_out", i), name, zones, "zone") for i, name in enumerate(encoding.left_out)]
     named += [(("variables", i), name, set(symbols.variables) | set(symbols.options), "variable")
