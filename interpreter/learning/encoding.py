@@ -19,6 +19,7 @@ last slot turning the page.
 """
 from __future__ import annotations
 
+import functools
 import zlib
 
 import numpy as np
@@ -31,7 +32,7 @@ from interpreter.loading.ruleset import Ruleset
 from interpreter.loading.stages import load_ruleset
 from interpreter.play.visibility import variables_seen
 
-TEXT_BUCKETS = 8  # a text value (`"withdraw"`) lights one of these, by a hash of its characters
+TEXT_BUCKETS = 8  # a text value (`"yes"`) lights one of these, by a hash of its characters
 BOARD = "board"  # in `listed`: every location of the map
 
 
@@ -158,8 +159,9 @@ class Layout:
         return _number(value)
 
     def _listed(self, game, player: str, out: np.ndarray) -> None:
-        rt, width, place = game.runtime, len(self.tokens) + 1, 0
-        rows = out.reshape(-1, width) if len(out) else out
+        if not self.listed:
+            return
+        rt, rows, place = game.runtime, out.reshape(-1, len(self.tokens) + 1), 0
         for zone, depth in self.listed:
             if sees_zone(rt, player, zone):
                 for k, component in enumerate(reversed(game.state.zones[zone][-depth:])):
@@ -168,13 +170,13 @@ class Layout:
             place += depth
 
     # ---- the actions
-    def order(self, decision: Decision) -> list[int] | range:
+    def order(self, decision: Decision) -> tuple[list[int] | range, list[str] | None]:
         """The options by their labels as the decider reads them (a number from a range, in its
-        order), so that the slots say nothing the labels do not."""
+        order), so that the slots say nothing the labels do not; and those labels (None for a range)."""
         if decision.number_range is not None:
-            return range(len(decision.options))
+            return range(len(decision.options)), None
         labels = decision.labels()
-        return sorted(range(len(labels)), key=labels.__getitem__)
+        return sorted(range(len(labels)), key=labels.__getitem__), labels
 
     def pages(self, decision: Decision) -> int:
         count = len(decision.options)
@@ -187,14 +189,14 @@ class Layout:
         `actions`, the last slot turning the page. `hashed`: each option in the slot its label hashes
         to (the next free one if taken, the labels taken in order), so that an option keeps its slot
         from one decision to the next; paged as `sorted` when they do not fit."""
-        order, pages = self.order(decision), self.pages(decision)
+        (order, labels), pages = self.order(decision), self.pages(decision)
         if pages > 1:
             size = self.actions - 1
             return list(order[page * size:(page + 1) * size])
         if self.slot_mode == "sorted":
             return list(order)
         slots: list[int | None] = [None] * (self.actions - 1)
-        labels = decision.labels()
+        labels = labels or decision.labels()  # a range short enough to hash, number by number
         for index in order:
             slot = zlib.crc32(f"{decision.name} {labels[index]}".encode()) % len(slots)
             while slots[slot] is not None:
@@ -240,18 +242,14 @@ class Layout:
             row[-3] += float(value)
 
 
+@functools.cache
 def loaded(name: str) -> Ruleset:
     """A ruleset by name or folder, loaded once per process."""
-    if name not in _RULESETS:
-        _RULESETS[name] = load_ruleset(name)
-    return _RULESETS[name]
+    return load_ruleset(name)
 
 
 def layout_of(folder: str, players: list[str], options: dict | None = None) -> Layout:
     return Layout(loaded(folder), players, options)
-
-
-_RULESETS: dict[str, Ruleset] = {}
 
 
 def _owner(zone: str) -> str:

@@ -2,7 +2,7 @@
 
     import pyspiel
     import interpreter.learning.openspiel_game  # registers `ludolex`
-    game = pyspiel.load_game("ludolex", {"game": "root", "players": "marquise+eyrie", "seed": 7})
+    game = pyspiel.load_game("ludolex", {"game": "mygame", "players": "red+blue", "seed": 7})
 
 Chance is one explicit node, the first: it deals the game, drawing its seed among `DEALS` (from
 `seed * DEALS`); the rules' dice and shuffles then come from that seed's generator, as in every
@@ -36,19 +36,22 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"game": "cernunos", "players": "", "seed": 0, "max_steps": 0},
+    parameter_specification={"game": "", "players": "", "seed": 0, "max_steps": 0},
+    default_loadable=False,  # which game it plays is a parameter with no default
 )
 
 DEALS = 2**16  # the seeds the chance node draws from
 
 
 class LudolexGame(pyspiel.Game):
-    """One ruleset at one table: `game` (a name or a folder), `players` (joined by `+`: `marquise+eyrie`; "" for the
+    """One ruleset at one table: `game` (a name or a folder), `players` (joined by `+`: `red+blue`; "" for the
     game's own table), `seed` (which `DEALS` seeds the chance node draws from), `max_steps` (an
     episode stops after that many actions, every return 0; 0: it plays to the end)."""
 
     def __init__(self, params=None):
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
+        if not params["game"]:
+            raise ValueError('name the game to play: pyspiel.load_game("ludolex", {"game": "NAME or folder"})')
         ruleset = loaded(str(params["game"]))
         players = seating(ruleset, [p for p in str(params["players"]).split("+") if p] or None)
         self.layout = Layout(ruleset, players)

@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo environment (`pip install 'ludolex[agents]'`).
 
     from interpreter.learning.pettingzoo_env import env, parallel_env
-    game = env("root", players=["marquise", "eyrie"])          # AEC: one agent acts at a time
+    game = env("mygame", players=["red", "blue"])              # AEC: one agent acts at a time
     game.reset(seed=7)
     for agent in game.agent_iter():
         observation, reward, terminated, truncated, info = game.last()
@@ -34,6 +34,12 @@ def _layout(game: str, players: list[str] | None) -> Layout:
     return Layout(ruleset, seating(ruleset, players))
 
 
+def _mask(layout: Layout, legal: list[int]) -> np.ndarray:
+    mask = np.zeros(layout.actions, np.int8)
+    mask[legal] = 1
+    return mask
+
+
 def _observation_space(layout: Layout, actions: int) -> spaces.Dict:
     return spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (layout.size,), np.float32),
                         "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
@@ -42,9 +48,9 @@ def _observation_space(layout: Layout, actions: int) -> spaces.Dict:
 class LudolexEnv(AECEnv):
     """One ruleset at one table, as an AEC environment: the agent selected is the player who decides."""
 
-    metadata: ClassVar[dict] = {"name": "ludolex_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    metadata: ClassVar[dict] = {"name": "ludolex_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # parallel_env is its own
 
-    def __init__(self, game: str = "cernunos", players: list[str] | None = None, max_steps: int = 0,
+    def __init__(self, game: str, players: list[str] | None = None, max_steps: int = 0,
                  render_mode: str | None = None):
         """`game`: a ruleset's name or folder; `players`: who sits at the table (default: the game's
         table); `max_steps`: the episode is truncated after that many actions (0: never)."""
@@ -78,10 +84,7 @@ class LudolexEnv(AECEnv):
         return {"observation": self.episode.observation_tensor(agent), "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent) -> np.ndarray:
-        mask = np.zeros(self.layout.actions, np.int8)
-        if agent == self.episode.player:
-            mask[self.episode.legal_actions()] = 1
-        return mask
+        return _mask(self.layout, self.episode.legal_actions() if agent == self.episode.player else [])
 
     def step(self, action):
         agent = self.agent_selection
@@ -108,7 +111,7 @@ class LudolexEnv(AECEnv):
         pass
 
 
-def env(game: str = "cernunos", players: list[str] | None = None, max_steps: int = 0, render_mode=None) -> LudolexEnv:
+def env(game: str, players: list[str] | None = None, max_steps: int = 0, render_mode=None) -> LudolexEnv:
     return LudolexEnv(game, players, max_steps, render_mode)
 
 
@@ -118,7 +121,7 @@ class LudolexParallelEnv(ParallelEnv):
 
     metadata: ClassVar[dict] = {"name": "ludolex_parallel_v0", "render_modes": []}
 
-    def __init__(self, game: str = "cernunos", players: list[str] | None = None, max_steps: int = 0):
+    def __init__(self, game: str, players: list[str] | None = None, max_steps: int = 0):
         self.aec = LudolexEnv(game, players, max_steps)
         self.possible_agents = list(self.aec.possible_agents)
         self.layout = self.aec.layout
@@ -138,12 +141,8 @@ class LudolexParallelEnv(ParallelEnv):
         episode, seen = self.aec.episode, {}
         deciding = episode.deciding()
         for agent in self.agents:
-            mask = np.zeros(self.layout.actions, np.int8)
-            if agent in deciding:
-                mask[episode.legal_actions(agent)] = 1
-            else:
-                mask[-1] = 1  # the no-op
-            seen[agent] = {"observation": episode.observation_tensor(agent), "action_mask": mask}
+            legal = episode.legal_actions(agent) if agent in deciding else [self.layout.actions - 1]  # the no-op
+            seen[agent] = {"observation": episode.observation_tensor(agent), "action_mask": _mask(self.layout, legal)}
         return seen
 
     def step(self, actions: dict):
@@ -162,5 +161,5 @@ class LudolexParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
 
-def parallel_env(game: str = "cernunos", players: list[str] | None = None, max_steps: int = 0) -> LudolexParallelEnv:
+def parallel_env(game: str, players: list[str] | None = None, max_steps: int = 0) -> LudolexParallelEnv:
     return LudolexParallelEnv(game, players, max_steps)
