@@ -162,11 +162,11 @@ def test_equal_bots_are_not_flagged_and_three_bots_are_compared_in_pairs_with_a_
 def test_the_seating_is_said_as_measured_from_the_games():
     fixed = [record(i, ["x", "y"], ["x"], ["a", "b"]) for i in range(4)]
     said = " ".join(SeatTally.of(fixed).seating_sentences())
-    assert "The seats were fixed: x seat 1 (first), y seat 2" in said
+    assert "The seats were fixed: x seat 1, y seat 2" in said
     assert "Each player was always played by the same bot (x by a, y by b)" in said
     by_seat = [record(i, ["x", "y"] if i % 2 else ["y", "x"], ["x"], ["a", "b"]) for i in range(4)]
     said = " ".join(SeatTally.of(by_seat).seating_sentences())
-    assert "The seating turned" in said and "Each bot kept its seat (seat 1 (first) by a, seat 2 by b)" in said
+    assert "The seating turned" in said and "Each bot kept its seat (seat 1 by a, seat 2 by b)" in said
     assert "cannot tell their strength" in " ".join(run_overview(RunTally.of(by_seat), RunContext("toy")))
     one_bot = [record(i, ["x", "y"] if i % 2 else ["y", "x"], ["x"]) for i in range(4)]
     assert "Every seat was played by the same bot, random" in " ".join(SeatTally.of(one_bot).seating_sentences())
@@ -259,7 +259,7 @@ def test_simulate_report_and_replay_tell_the_whole_story(tmp_path):
     assert "random,greedy seats=rotating" in simulated.stderr
     assert "The bots are of unequal strength: random won" in simulated.stdout
     assert "Win rate by bot" in simulated.stdout and "Win rate by player and bot" in simulated.stdout
-    assert "First-player advantage: win rate by seat" in simulated.stdout
+    assert "Win rate by seat" in simulated.stdout
 
     report = ludolex("report", "r.sqlite", cwd=tmp_path)
     assert report.returncode == 0, report.stderr

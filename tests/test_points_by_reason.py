@@ -130,12 +130,12 @@ def test_a_reason_is_a_text_or_a_component(tmp_path):
 
 def test_a_database_of_format_4_is_read_without_points_and_gets_the_column_to_store_them(tmp_path):
     path = tmp_path / "old.sqlite"
-    schema = results_db.SCHEMA.replace("    points_by_reason TEXT,\n", "").replace(
+    format_4 = results_db.COLUMNS[:results_db.COLUMNS.index("points_by_reason")]
+    schema = results_db.SCHEMA.replace("    points_by_reason TEXT,\n    first_mover TEXT,\n    kinds_moved TEXT,\n", "").replace(
         f"user_version = {results_db.SCHEMA_VERSION}", "user_version = 4")
     with sqlite3.connect(path) as connection:
         connection.executescript(schema)
-        connection.execute(f"INSERT INTO games ({', '.join(results_db.COLUMNS[:-1])}) VALUES "
-                           f"({', '.join('?' * (len(results_db.COLUMNS) - 1))})",
+        connection.execute(f"INSERT INTO games ({', '.join(format_4)}) VALUES ({', '.join('?' * len(format_4))})",
                            ("toy", "v1", "random", 1, '["red", "blue"]', "red", "{}", 3, 3, "[]", "ranking", None,
                             "[0]", '["red"]', "", '["random", "random"]', "{}", None))
     connection.close()

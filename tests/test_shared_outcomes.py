@@ -218,7 +218,7 @@ def test_a_database_of_the_old_format_reads_read_only_as_it_is(tmp_path):
 def test_a_database_of_the_old_format_opened_to_store_games_gets_the_winners_column(tmp_path, marked):
     db = old_database(tmp_path / "old.sqlite", marked)
     results = Results(db)
-    assert results.db.execute("PRAGMA user_version").fetchone()[0] == results_db.SCHEMA_VERSION == 5
+    assert results.db.execute("PRAGMA user_version").fetchone()[0] == results_db.SCHEMA_VERSION == 6
     assert [row[1] for row in results.db.execute("PRAGMA table_info(games)")] == results_db.COLUMNS
     assert winners_by_seed(results) == OLD_WINNERS  # the old games keep their winner
     shared = {"seed": 5, "players": ["purple", "green"], "winner": None, "winners": ["purple", "green"],
@@ -261,8 +261,12 @@ def test_simulated_shared_wins_are_stored_and_counted_for_each_winner(tmp_path):
     together = sum(len(r["winners"]) == 3 for r in records)
     shared = sum(len(r["winners"]) > 1 for r in records)
     cells = [[cell.strip() for cell in line.strip("│").split("│")] for line in done.output.splitlines()]
-    rows = {row[0]: row[1:3] for row in cells if len(row) == 4 and "%" in row[3]}  # the table of results
+    rows = {}
+    for row in cells:  # the table of results, the first with rows like these
+        if len(row) == 4 and "%" in row[3]:
+            rows.setdefault(row[0], row[1:3])
     assert 0 < together < shared < 30
+    assert rows.pop("(whoever moved first)") == ["30", str(shared)]  # red, in seat 1 of every game, moves first
     assert rows == {"red": [str(shared), "30"], "blue": [str(shared), "30"], "green": [str(together), "30"],
                     "(shared win)": [str(shared), "30"], "(all won together)": [str(together), "30"],
                     "(no winner)": [str(30 - shared), "30"]}

@@ -43,6 +43,7 @@ class State:
     rng: random.Random = field(default_factory=random.Random)
     version: int = 0  # bumped on every change
     memo: Memo = field(default_factory=Memo, repr=False)  # derived values, each kept until what it read changes
+    moved_kinds: set = field(default_factory=set, repr=False)  # kinds of the components moved so far (reports)
 
     def changed(self) -> None:
         """Something changed that is not said: every derived value is forgotten."""
@@ -90,6 +91,7 @@ class State:
         if self.memo.tables:
             self.memo.forget_zones(component.zone, zone)
         component.zone = zone
+        self.moved_kinds.add(component.kind)
 
     def to_json(self) -> dict:
         return {

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from interpreter.reports.overview import GLOSSARY, RunContext, run_overview, run_title
 from interpreter.reports.run_tally import RunTally
-from interpreter.reports.seats import bot_sheets, seat_sheet
+from interpreter.reports.seats import bot_sheets, first_mover_sheet, seat_sheet
 from interpreter.reports.summary import (
     Record,
     Sheet,
@@ -45,8 +45,9 @@ def report_of(run: RunTally, context: RunContext, most_options: int | None = Non
         report.glossary = [(term, meaning) for term, meaning in report.glossary if term != "bots compared"]
     if run.failures.finished:
         summary = run.summary.summary()
-        report.sheets = ([results_sheet(summary)] + endings_sheets(summary) + [seat_sheet(run.ended)] +
-                         bot_sheets(run.ended) + length_sheets(summary) + scores_sheets(summary))
+        movers = first_mover_sheet(run.ended)
+        report.sheets = ([results_sheet(summary)] + endings_sheets(summary) + ([movers] if movers else []) +
+                         [seat_sheet(run.ended)] + bot_sheets(run.ended) + length_sheets(summary) + scores_sheets(summary))
         points = run.points.sheet()
         report.sheets += [points] if points else []
         options = run.usage.sheet(most_options) if run.usage else None

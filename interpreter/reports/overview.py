@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interpreter.reports.run_tally import RunTally
-from interpreter.reports.summary import SIGNIFICANCE, Record, p_text, percent
+from interpreter.reports.summary import SIGNIFICANCE, Record, p_text, percent, rate
 
 
 @dataclass(frozen=True)
@@ -79,14 +79,27 @@ def _balance(run: RunTally) -> str:
 
 
 def _first_player(run: RunTally) -> str:
-    seats = run.ended.seat_rates()
-    if len(seats) < 2:
+    """Who moved first and whether it helped; in games that did not record it, the player in seat 1."""
+    games = run.ended
+    if len(games.players) < 2:
         return ""
-    first = seats[0]
-    verdict = ("a significant advantage" if first.wins.rate > first.fair else "a significant disadvantage") \
-        if first.p_value < SIGNIFICANCE else "no significant advantage"
-    return (f"The first player won {percent(first.wins)} of the games against a fair share of {100 * first.fair:.1f}%: "
-            f"{verdict} ({p_text(first.p_value)}, exact binomial test over the games a single player won).")
+    if games.first_mover.games:
+        movers = games.movers
+        who = (f"{next(iter(movers))} in every game" if len(movers) == 1 else
+               ", ".join(f"{player} in {n}" for player, n in movers.items()) + " of the games")
+        known = "" if games.first_mover.games == games.everyone.games else \
+            f" ({games.everyone.games - games.first_mover.games} game(s) stored before it was recorded left out)"
+        first = games.first_mover
+        subject = f"Who moved first (the player of the first turn): {who}{known}. The player who moved first"
+        wins, fair, p = rate(first.wins, first.games), first.share, first.p_value()
+    else:
+        seats = games.seat_rates()
+        subject = ("Who moved first was not recorded (games stored before results format 6). The player in seat 1")
+        wins, fair, p = seats[0].wins, seats[0].fair, seats[0].p_value
+    verdict = ("a significant advantage" if wins.rate > fair else "a significant disadvantage") \
+        if p < SIGNIFICANCE else "no significant advantage"
+    return (f"{subject} won {percent(wins)} of the games against a fair share of {100 * fair:.1f}%: "
+            f"{verdict} ({p_text(p)}, exact binomial test over the games a single player won).")
 
 
 def run_overview(run: RunTally, context: RunContext) -> list[str]:

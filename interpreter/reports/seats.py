@@ -1,8 +1,9 @@
 """Seats and bots: win rates by seat and by bot, how the seats were assigned (measured from the games,
 not taken from the command), and whether the bots are of equal strength.
 
-A record says who sat where (`players`, seat 1 first) and which bot played each seat (`seat_bots`, in
-the same order). A bot's win rate counts each seat it played: a bot playing two seats of a game plays
+A record says who sat where (`players`, seat 1 first), which bot played each seat (`seat_bots`, in
+the same order) and who moved first (`first_mover`: the player of the first turn, whatever their seat;
+missing in games stored before results format 6). A bot's win rate counts each seat it played: a bot playing two seats of a game plays
 two "seat-games" there. Everything is counted one game at a time (`SeatTally`); the functions over a
 list of games at the end are for a caller that has the list.
 """
@@ -18,8 +19,8 @@ from interpreter.reports.summary import SIGNIFICANCE, Rate, Record, Sheet, Tally
 
 
 def seat_name(seat: int) -> str:
-    """`seat 1 (first)` for index 0, then `seat 2`..."""
-    return "seat 1 (first)" if seat == 0 else f"seat {seat + 1}"
+    """`seat 1` for index 0, then `seat 2`... (a seat, not a turn order: who moves first is the rules' to say)"""
+    return f"seat {seat + 1}"
 
 
 class FairShare(Tally):
@@ -103,12 +104,19 @@ class SeatTally(Tally):
         self.won: Counter = Counter()  # (player, bot): seats won
         self.duels: dict[tuple[str, str], list] = {}  # (a, b), a seen first: [a alone won, b alone won, a's share]
         self.first_seat_bots: list[str] | None = None  # the bots of the first game, seat by seat
+        self.movers: Counter = Counter()  # games each player moved first, in the order they first did
+        self.first_mover_wins: Counter = Counter()  # of those games, the ones each player won
+        self.first_mover = FairShare()  # the games whose first mover is known, won or not by that player
 
     def add(self, record: Record) -> None:
         players, seat_bots, winners = record["players"], record.get("seat_bots") or [], winners_of(record)
         if not self.everyone.games:
             self.first_seat_bots = record.get("seat_bots")
         self.everyone.add(record)
+        if record.get("first_mover"):
+            self.movers[record["first_mover"]] += 1
+            self.first_mover_wins[record["first_mover"]] += record["first_mover"] in winners
+            self.first_mover.add(record, record["first_mover"] in winners)
         for seat, player in enumerate(players):
             self.player_seats[player, seat] += 1
             if seat == len(self.seats):
@@ -173,15 +181,15 @@ class SeatTally(Tally):
             return []
         players, bots, seats, by_seat = self.players, list(self.bots), len(self.seats), self.player_seats
         counts = [by_seat[p, i] for p in players for i in range(seats)]
-        first = ", ".join(f"{p} {by_seat[p, 0]}" for p in players)
+        first = ", ".join(f"{p} {by_seat[p, 0]}" for p in players)  # in seat 1
         if _each_in_one(by_seat, players, list(range(seats))):
             order = ", ".join(f"{p} {seat_name(i)}" for i in range(seats) for p in players if by_seat[p, i])
             sentences = [f"The seats were fixed: {order}, in every game."]
         elif _about_even(counts, seats):
             sentences = [f"The seating turned: each player sat in each seat about equally often ({_range(counts)}; "
-                         f"games in which each played first: {first})."]
+                         f"games in which each sat in seat 1: {first})."]
         else:
-            sentences = [f"The seating was uneven: games in which each player played first: {first}."]
+            sentences = [f"The seating was uneven: games in which each player sat in seat 1: {first}."]
         if len(bots) == 1:
             sentences.append(f"Every seat was played by the same bot, {bots[0]}: the win rates measure the game as "
                              "this bot plays it.")
@@ -245,8 +253,25 @@ def _each_in_one(counts: Counter, items: list[str], places: list) -> bool:
 
 # Tables ------------------------------------------------------------------------------------------------
 
+def first_mover_sheet(games: SeatTally) -> Sheet | None:
+    """Who moved first, and how often they won: None when no game recorded its first mover."""
+    if not games.movers:
+        return None
+    sheet = Sheet("Who moved first", ["Player", "Moved first", "Won those games", "Win rate [95% CI]"],
+                  note="the player of the game's first turn (in rules without turns, of its first decision), "
+                       "whatever their seat")
+    for player, times in games.movers.items():
+        wins = games.first_mover_wins[player]
+        sheet.rows.append([player, str(times), str(wins), percent(rate(wins, times))])
+    mover = games.first_mover
+    sheet.rows.append(["(whoever moved first)", str(mover.games), str(mover.wins), percent(rate(mover.wins, mover.games))])
+    sheet.note += (f"; fair share {100 * mover.share:.1f}%, p {p_cell(mover.p_value())} (exact binomial test over the "
+                   "games a single player won)")
+    return sheet
+
+
 def seat_sheet(games: SeatTally) -> Sheet:
-    sheet = Sheet("First-player advantage: win rate by seat",
+    sheet = Sheet("Win rate by seat",
                   ["Seat", "Wins", "Games", "Win rate [95% CI]", "Fair share", "p vs fair"],
                   note="fair share: the games' wins split equally among the seats; p: exact binomial test of the "
                        "seat's wins against 1 / players, over the games a single player won")

@@ -3,7 +3,8 @@
 Everything here is a pure function of game records, read one at a time (see `Tally`), plain dicts such as
     {"seed": 17, "players": ["a", "b"], "winner": "a" or None, "winners": ["a"] or [] or ["a", "b"],
      "scores": {"a": 5, "b": 6} or {}, "turns": 17, "decisions": 46, "score_curve": [[1, {"a": 1, "b": 0}], ...] or []}
-where players[0] plays first and no winners is a draw (or a game nobody won). Several winners won
+(players[0] sits in seat 1; `first_mover`, when the record has it, is who moved first, else
+players[0] is taken to have) and no winners is a draw (or a game nobody won). Several winners won
 together (a shared or co-operative win): it counts as a win for each of them. A record made before
 shared wins has no `winners`; its `winner` (a name or None) says it.
 """
@@ -65,7 +66,7 @@ class Summary:
     players: list[str]
     wins: dict[str, Rate]             # per player, over the games they took part in (a shared win counts for each)
     draws: Rate                       # games without a winner
-    first_player: Rate                # wins of the player in seat 0, over all games
+    first_player: Rate                # wins of the player who moved first (seat 1 when not recorded), over all games
     first_player_fair: float          # 1 / number of players (averaged over games)
     first_player_p: float             # exact binomial test of first_player against first_player_fair
     turns: Description
@@ -142,7 +143,8 @@ class SummaryTally(Tally):
         self.played.update(dict.fromkeys(players, 1))
         self.wins.update(dict.fromkeys(winners, 1))
         self.draws += not winners
-        self.first += bool(players) and players[0] in winners
+        first = record.get("first_mover") or (players[0] if players else None)
+        self.first += first in winners
         self.shared += len(winners) > 1
         self.together += won_together(record)
         self.everybody_loses |= record.get("reason") == "everybody loses"
@@ -268,9 +270,10 @@ def results_sheet(summary: Summary) -> Sheet:
 
 def first_player_sheet(summary: Summary) -> Sheet:
     return Sheet("First-player advantage", ["", "Wins", "Win rate [95% CI]", "Fair rate", "p vs fair"],
-                 [["seat 0", str(summary.first_player.count), percent(summary.first_player),
+                 [["who moved first", str(summary.first_player.count), percent(summary.first_player),
                    f"{100 * summary.first_player_fair:.1f}%", p_cell(summary.first_player_p)]],
-                 note="exact binomial test; draws count as games the first player did not win")
+                 note="who moved first: the player of the first turn (in seat 1, in games stored before it was "
+                      "recorded); exact binomial test; draws count as games the first player did not win")
 
 
 def length_sheets(summary: Summary) -> list[Sheet]:

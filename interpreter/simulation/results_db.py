@@ -9,7 +9,8 @@ format 3 the `ending` column (how the game ended, in the rules' words: `win p by
 the `seat_bots` (the bot of each seat, in the order of `players`), `option_counts` (how often each
 player chose each option, see `simulation.usage`) and `finished_at` (when the game was stored, UTC)
 columns, format 5 the `points_by_reason` column (each player's points by reason, `because` in the
-rules, and `other` for the rest of their score). The `runs` table names the runs (`simulation.runs`);
+rules, and `other` for the rest of their score), format 6 the `first_mover` (the player of the first turn)
+and `kinds_moved` (the kinds of the components that moved in the game) columns. The `runs` table names the runs (`simulation.runs`);
 a database without it (older, or opened read-only) has only runs of their default names.
 An older database is still read as it is, each game's winners taken from its `winner` column when it
 has no `winners`, and the bot of each seat from its run's bots (`a,b`: a in seat 1, b in seat 2, a in
@@ -32,8 +33,8 @@ from interpreter.reports.summary import winners_of
 
 DEFAULT_DB = Path("ludolex-results.sqlite")
 APPLICATION_ID = int.from_bytes(b"LDLX", "big")  # our mark in the file's header
-SCHEMA_VERSION = 5  # 1: no `winners` column; 2: no `ending` column; 3: no `seat_bots`, `option_counts`, `finished_at`;
-# 4: no `points_by_reason`
+SCHEMA_VERSION = 6  # 1: no `winners` column; 2: no `ending` column; 3: no `seat_bots`, `option_counts`, `finished_at`;
+# 4: no `points_by_reason`; 5: no `first_mover`, `kinds_moved`
 BUSY_SECONDS = 30.0  # how long a write waits for another process writing the same database
 WORKER = "worker"  # the reason of a game lost with its worker process: a resumed run plays it again
 
@@ -58,6 +59,8 @@ CREATE TABLE IF NOT EXISTS games (
     option_counts TEXT,
     finished_at TEXT,
     points_by_reason TEXT,
+    first_mover TEXT,
+    kinds_moved TEXT,
     PRIMARY KEY (ruleset_hash, bots, seed)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, ruleset_hash);
@@ -74,9 +77,9 @@ PRAGMA user_version = {SCHEMA_VERSION};
 """
 COLUMNS = ["game", "ruleset_hash", "bots", "seed", "players", "winner", "scores", "turns", "decisions",
            "score_curve", "reason", "error", "log", "winners", "ending", "seat_bots", "option_counts", "finished_at",
-           "points_by_reason"]
+           "points_by_reason", "first_mover", "kinds_moved"]
 OLD_COLUMNS = COLUMNS[:13]  # results format 1 and before: `winner` only (a single name, or NULL)
-ADDED_COLUMNS = COLUMNS[13:]  # by formats 2 (winners), 3 (ending), 4 and 5
+ADDED_COLUMNS = COLUMNS[13:]  # by formats 2 (winners), 3 (ending), 4, 5 and 6
 
 
 class DatabaseError(Exception):
@@ -233,7 +236,8 @@ class Results:
                  record["reason"], record["error"], json.dumps(record["log"]), json.dumps(winners_of(record)),
                  record.get("ending") or "", json.dumps(record.get("seat_bots") or []),
                  json.dumps(record.get("option_counts") or {}), datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 json.dumps(record.get("points_by_reason") or {})),
+                 json.dumps(record.get("points_by_reason") or {}), record.get("first_mover"),
+                 json.dumps(record.get("kinds_moved") or [])),
             )
             self.db.commit()
 
@@ -277,7 +281,8 @@ class Results:
 
         query = (f"SELECT seed, players, winner, {present('winners')}, scores, turns, decisions, score_curve, reason, "
                  f"error, {present('ending')}, {'log' if with_log else 'NULL'}, bots, {present('seat_bots')}, "
-                 f"{present('option_counts')}, {present('finished_at')}, {present('points_by_reason')} "
+                 f"{present('option_counts')}, {present('finished_at')}, {present('points_by_reason')}, "
+                 f"{present('first_mover')}, {present('kinds_moved')} "
                  "FROM games WHERE ruleset_hash = ?")
         params: list = [ruleset_hash]
         if bots is not None:
@@ -286,7 +291,7 @@ class Results:
             query, params = query + " AND seed BETWEEN ? AND ?", params + [seeds.start, seeds.stop - 1]
         with self._errors():
             for (seed, players, winner, winners, scores, turns, decisions, curve, reason, error, ending, log, key,
-                 seat_bots, option_counts, finished_at, points) in self.db.execute(query + " ORDER BY seed", params):
+                 seat_bots, option_counts, finished_at, points, first_mover, kinds_moved) in self.db.execute(query + " ORDER BY seed", params):
                 try:
                     winners = [winner] if winners is None and winner is not None else json.loads(winners or "[]")
                     if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
@@ -299,7 +304,8 @@ class Results:
                               "seat_bots": json.loads(seat_bots) if seat_bots is not None else
                               _bots_by_seat(key, len(players)),
                               "option_counts": json.loads(option_counts or "{}"), "finished_at": finished_at,
-                              "points_by_reason": json.loads(points or "{}")}
+                              "points_by_reason": json.loads(points or "{}"), "first_mover": first_mover,
+                              "kinds_moved": json.loads(kinds_moved or "[]")}
                     if with_log:
                         record["log"] = json.loads(log)
                 except (TypeError, ValueError, RecursionError):

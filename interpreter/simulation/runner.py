@@ -101,7 +101,7 @@ def error_text(error: BaseException) -> str:
 def failed_record(seed: int, players: list[str], reason: str, error: str | None, seat_bots: list[str] = ()) -> dict:
     return {"seed": seed, "players": players, "seat_bots": list(seat_bots), "winner": None, "winners": [],
             "scores": {}, "turns": 0, "decisions": 0, "score_curve": [], "reason": reason, "error": error, "log": [],
-            "ending": "", "option_counts": {}, "points_by_reason": {}}
+            "ending": "", "option_counts": {}, "points_by_reason": {}, "first_mover": None, "kinds_moved": []}
 
 
 def with_other(points: dict[str, dict[str, int]], final: dict[str, int]) -> dict[str, dict[str, int]]:
@@ -118,13 +118,15 @@ def with_other(points: dict[str, dict[str, int]], final: dict[str, int]) -> dict
 
 def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
     """One whole game between bots: a record of its result, length, score curve, choices (`log`), how
-    often each player chose each option (`option_counts`, see `simulation.usage`) and, when the game
-    has a score, each player's points by reason (`because`) with `other` for the rest of their score.
+    often each player chose each option (`option_counts`, see `simulation.usage`), who moved first
+    (`first_mover`: the player of the first turn; in rules without turns, of the first decision), the
+    kinds of the components that moved (`kinds_moved`: drawn, placed...) and, when the game has a
+    score, each player's points by reason (`because`) with `other` for the rest of their score.
 
     Never raises (but for Ctrl-C): a game that fails is a record with its error."""
     seats = table.seating(seed, ruleset.program.table)
     record = failed_record(seed, seats, "", None, table.seat_bots(seed, len(seats)))
-    game = totals = None
+    game = totals = first_decider = None
     try:
         totals = ruleset.component_totals(dict(table.options)) if table.check else None
         game = Game(ruleset, seed=seed, players=seats, options=dict(table.options))
@@ -136,11 +138,13 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
         while not game.finished:
             if game.state.turns != turn:  # the first decision of a new turn
                 turn = game.state.turns
+                record["first_mover"] = record["first_mover"] or game.runtime.turn_player
                 if table.max_turns and turn > table.max_turns:
                     break
                 if score is not None:
                     curve.append([turn, {p: score(game.runtime, p) for p in players}])
             decision = game.decision
+            first_decider = first_decider or decision.player
             index = decision.index_of(agents[decision.player].choose(decision))
             count_choice(counts, decision, index, places)
             game.choose(index)
@@ -165,7 +169,10 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
     except Exception as error:  # whatever the rules or a bot make the engine do, the run goes on
         record.update(reason=ERROR, error=error_text(error))
     if game is not None:
-        record.update(turns=game.state.turns, decisions=len(game.log), log=list(game.log))
+        record.update(turns=game.state.turns, decisions=len(game.log), log=list(game.log),
+                      kinds_moved=sorted(game.state.moved_kinds))
+        if not game.state.turns:  # rules without turns: who decided first
+            record["first_mover"] = first_decider
     try:  # what the results database stores: plain data, the winners' names
         json.dumps(record)
         if not (record["winner"] is None or isinstance(record["winner"], str)):
