@@ -24,6 +24,7 @@ from click.core import ParameterSource
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 from interpreter.agents.bots import make_agent, rule_of_thumb_files
 from interpreter.content.manifest import find_ruleset
@@ -597,9 +598,23 @@ def runs(db: Path) -> None:
 @main.command()
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
-@click.option("--games", type=GAMES, default=2000, show_default=True)
+@click.option("--games", type=GAMES, default=2000, show_default=True,
+              help="Pairs of games (seeds SEED .. SEED+GAMES-1); with --until-decided, the most it plays.")
 @click.option("--seed", type=SEEDS, default=0, show_default=True)
-@click.option("--bots", default="random", show_default=True)
+@click.option("--bots", multiple=True, default=("random",), show_default=True,
+              help="The bots, as for simulate; give --bots again to compare with another bot set too, and see "
+                   "whether the verdicts agree: `--bots rule_of_thumb --bots search:8`.")
+@click.option("--until-decided", is_flag=True,
+              help="Play pairs in batches until a sequential test accepts an effect of --effect points on some "
+                   "player's win rate, or no such effect (or --games pairs are played).")
+@click.option("--effect", type=click.FloatRange(0.1, 50), default=3.0, show_default=True,
+              help="With --until-decided: the move of a win rate that matters, in points.")
+@click.option("--alpha", type=click.FloatRange(0.001, 0.5), default=0.05, show_default=True,
+              help="With --until-decided: the chance of a false alarm (an effect found where there is none).")
+@click.option("--beta", type=click.FloatRange(0.001, 0.5), default=0.05, show_default=True,
+              help="With --until-decided: the chance of missing an effect of --effect points.")
+@click.option("--batch", type=click.IntRange(1, 100000), default=100, show_default=True,
+              help="With --until-decided: pairs played between two looks at the evidence.")
 @click.option("--jobs", type=JOBS, default=None, help="Local processes [default: all cores].")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True)
 @click.option("--players", "--factions", "players", default=None, help="Who sits at the table (see simulate).")
@@ -607,49 +622,61 @@ def runs(db: Path) -> None:
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option for both sides (repeatable).")
 @click.option("--b-option", "b_options", multiple=True, metavar="NAME=VALUE",
               help="A game option for RULESET_B only (repeatable): `compare root root --b-option map=winter`.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the plots and compare.html, the whole comparison.")
-def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: str, jobs: int | None, db: Path,
-            players: str | None, max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...],
-            plots: Path | None) -> None:
-    """Play two versions of a game on the same seeds, and say which differences are significant.
+def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[str, ...], until_decided: bool,
+            effect: float, alpha: float, beta: float, batch: int, jobs: int | None, db: Path, players: str | None,
+            max_turns: int | None, options: tuple[str, ...], b_options: tuple[str, ...], backend: str,
+            address: str | None, plots: Path | None) -> None:
+    """Play two versions of a game on the same seeds, say which differences are significant, what
+    changed between them and whether it came into play.
 
-    Both are checked before any game is played. Each seed is played by A and by B with the same
-    seating and bots, and the games are compared pair by pair: McNemar's exact test for each win
-    rate, Wilcoxon's signed-rank test for lengths and scores, corrected for the number of measures
-    (Holm), each change also in relative terms. --plots DIR writes the plots and compare.html.
+    Both are checked before any game is played. Each seed is played by A and by B with the same seating
+    and bots, and the games are compared pair by pair: McNemar's exact test for each win rate,
+    Wilcoxon's signed-rank test for lengths and scores, corrected for the number of measures (Holm),
+    each change also in relative terms. Then each difference between A and B (a kind of card or piece,
+    the board, a rule): in how many games of each side it moved or was chosen, and the effect among the
+    pairs where it came into play.
+
+    --until-decided plays the pairs in batches and stops as soon as a sequential test (a generalized
+    SPRT per player and direction, as chess engines test a patch) accepts that some player's win rate
+    moves by --effect points or more, or that none does; at --games pairs it says "undecided". Several
+    --bots compare with each bot set and say whether the verdicts agree. --plots DIR writes the plots
+    and compare.html.
     """
-    from interpreter.reports import paired
+    from interpreter.interfaces.comparing import Sequential, agreement, changes_of, compare_sides, render_bot_set
+    from interpreter.simulation.paired_runs import Side
 
     write_comparison = import_needing_extra("interpreter.reports.paired_plots").write_comparison if plots else None
     jobs = jobs or default_jobs()
-    wanted = range(seed, seed + games)
-    tables = []  # both checked before any game
-    for name, ruleset in zip((ruleset_a, ruleset_b), _load_sides([ruleset_a, ruleset_b])):
-        side_options = options if name is ruleset_a else options + b_options
-        chosen = _options(side_options, ruleset, "--option" if side_options == options else "--b-option")
-        tables.append((name, ruleset, Table(tuple(_bots(bots, ruleset)), _players(players, ruleset), max_turns,
-                                            options=tuple(sorted(chosen.items())))))
-    versions = [(ruleset.content_hash(), table.key()) for _, ruleset, table in tables]
-    same = versions[0] == versions[1]
-    sides = []
+    loaded = _load_sides([ruleset_a, ruleset_b])  # both checked before any game
+    chosen = [_options(options, loaded[0]), _options(options + b_options, loaded[1], "--b-option" if b_options else
+                                                                                      "--option")]
+    bot_sets = list(dict.fromkeys(bots))
+    sequential = Sequential(effect / 100, alpha, beta, batch) if until_decided else None
+    console = Console(highlight=False, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120)
+    outcomes = []
     with closing(Results(db)) as results:
-        if same:  # said before the games are played
-            click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({versions[0][0]}) with the same "
-                       "options: each seed gives the same game twice", err=True)
-        for (name, ruleset, table), (version, bots_key) in zip(tables, versions):
-            done = results.seeds_done(version, bots_key, wanted)
-            click.echo(f"{name}: version {version}, {games - len(done)} game(s) to play")
-            with closing(run(ruleset, (s for s in wanted if s not in done), table, jobs)) as stream:
-                for record in stream:
-                    results.add(ruleset.name, version, bots_key, record)
-            sides.append(results.records(version, bots_key, wanted, with_log=False))
-    comparison = paired.compare_paired(sides[0], sides[1], ruleset_a, ruleset_b, same_version=same)
-    Console(highlight=False, width=None if sys.stdout.isatty() else 120).print(paired.render_paired(comparison))
-    if plots:
-        title = f"{tables[0][1].name}: {ruleset_a} vs {ruleset_b}, bots {bots}"
-        for path in write_comparison(comparison, plots, title):
-            click.echo(f"wrote {path}")
+        for bot_set in bot_sets:
+            sides = tuple(Side(name, ruleset, Table(tuple(_bots(bot_set, ruleset)), _players(players, ruleset), max_turns,
+                                                    options=tuple(sorted(picked.items()))))
+                          for name, ruleset, picked in zip((ruleset_a, ruleset_b), loaded, chosen))
+            if sides[0].version == sides[1].version and sides[0].table.key() == sides[1].table.key():
+                click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({sides[0].version}) with the "
+                           "same options: each seed gives the same game twice", err=True)
+            outcome = compare_sides(results, sides, range(seed, seed + games), jobs, sequential, console, backend,
+                                    address)
+            console.print(render_bot_set(outcome, changes_of(sides), ruleset_a, ruleset_b))
+            outcomes.append(outcome)
+            if plots:
+                folder = plots if len(bot_sets) == 1 else plots / re.sub(r"[^A-Za-z0-9_.-]", "_", bot_set)
+                title = f"{sides[0].ruleset.name}: {ruleset_a} vs {ruleset_b}, bots {bot_set}"
+                for path in write_comparison(outcome.comparison, folder, title):
+                    click.echo(f"wrote {path}")
+    if len(outcomes) > 1:
+        console.print(Text(agreement(outcomes), style="bold"))
 
 
 def _load_sides(names: list[str]) -> list:

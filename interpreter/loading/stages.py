@@ -146,7 +146,8 @@ def _read_variant(directory: Path, boundary: Boundary, manifest: Manifest, docum
 def rules_files(read: ManifestRead) -> list[Path]:
     """Every `*.rules` file of the rules folders and the ruleset's folder, and the extra ones."""
     folders = read.rule_folders + (read.directory,)
-    return [f for folder in folders for f in sorted(folder.glob("*.rules"))] + list(read.extra_rules)
+    found = [f for folder in folders for f in sorted(folder.glob("*.rules"))] + list(read.extra_rules)
+    return list({f.resolve(): f for f in found}.values())  # a variant may `add` a file of its own folder
 
 
 def read_content(read: ManifestRead) -> ContentRead:
