@@ -351,10 +351,13 @@ def _save_failure(error) -> click.ClickException:
 @click.option("--fixed-seats", is_flag=True,
               help="Seat the players and the bots in the same order every game [default: the seating turns].")
 @click.option("--check", is_flag=True, help="Check after every decision that every component is in one zone and no total changed.")
-@click.option("--jobs", type=JOBS, default=None, help="Local processes [default: all cores].")
+@click.option("--jobs", type=JOBS, default=None,
+              help="Local processes, or the CPUs of a local Ray [default: all cores]; a Ray cluster (--address) uses "
+                   "all its CPUs.")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB, show_default=True, help="SQLite file for the results.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
-@click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
+@click.option("--address", default=None,
+              help="Ray cluster address, HEAD:6379 (default: start a local Ray); the ruleset goes with the job.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
 @click.option("--run", "run_name", default=None, metavar="NAME",
               help="The run's name in DB [default: its bots, players, seating and options].")
@@ -391,7 +394,8 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
         done = results.seeds_done(version, bots_key, wanted)
         to_play = games - len(done)
         console.print(escape(f"{ruleset.name} (version {version}), run `{run_name}`: {len(done)} game(s) already in {db}, "
-                             f"{to_play} to play on {jobs} {'Ray worker(s)' if backend == 'ray' else 'process(es)'}"))
+                             f"{to_play} to play on " + ((f"the Ray cluster at {address}" if address else f"{jobs} Ray worker(s)")
+                                                                 if backend == "ray" else f"{jobs} process(es)")))
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
         failures = _print_summary(results.iter_records(version, bots_key, wanted, with_log=False),
@@ -623,7 +627,8 @@ def runs(db: Path) -> None:
 @click.option("--b-option", "b_options", multiple=True, metavar="NAME=VALUE",
               help="A game option for RULESET_B only (repeatable): `compare root root --b-option map=winter`.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
-@click.option("--address", default=None, help="Ray cluster address (default: start a local Ray).")
+@click.option("--address", default=None,
+              help="Ray cluster address, HEAD:6379 (default: start a local Ray); the ruleset goes with the job.")
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the plots and compare.html, the whole comparison.")
 def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[str, ...], until_decided: bool,
