@@ -1,14 +1,17 @@
 """`compare` as a designer uses it: what changed between two versions and whether it came into play,
 a sequential test that stops when the evidence decides, and bot sets whose verdicts are compared."""
+import io
 import re
 import textwrap
 
 from click.testing import CliRunner
+from rich.console import Console
 from toy import toy_folder
 
 from interpreter.interfaces.cli import main
 from interpreter.loading.stages import load_ruleset
-from interpreter.reports.change_usage import identical, usage_of_changes, use_in
+from interpreter.reports.change_usage import change_usage_sheet, identical, usage_of_changes, use_in
+from interpreter.reports.summary import rich_table
 from interpreter.simulation.changes import Change, changes_between
 
 # Two rounds: each player steps 1 or 2, times the value of a coin of their purse, which they spend;
@@ -91,6 +94,10 @@ def test_a_change_is_in_play_where_its_kind_moved_or_was_chosen():
     assert usage.pairs_in_play == 2 and usage.identical_in_play == 0
     assert [identical(a, b) for a, b in pairs] == [False, True, False]
     assert usage.effect.measure in ("red's win rate", "blue's win rate") and usage.effect.pairs == 2
+    shown = io.StringIO()
+    Console(file=shown, width=300).print(rich_table(change_usage_sheet([usage], pairs)))
+    row = r"kind favor: cost: \[fox, fox, fox\] -> \[fox\] │\s+1 / 1 │\s+craft 0 / 2 │\s+2 of 3 │\s+0 │"
+    assert re.search(row, shown.getvalue()), shown.getvalue()  # a value in brackets is no markup
 
 
 def test_a_strong_change_is_decided_early_and_says_where_it_came_into_play(tmp_path):

@@ -661,7 +661,7 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[s
                                                                                       "--option")]
     bot_sets = list(dict.fromkeys(bots))
     sequential = Sequential(effect / 100, alpha, beta, batch) if until_decided else None
-    console = Console(highlight=False, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120)
+    console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120)
     outcomes = []
     with closing(Results(db)) as results:
         for bot_set in bot_sets:

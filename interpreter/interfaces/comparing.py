@@ -45,7 +45,8 @@ class BotSetResult:
 
     def verdict_text(self) -> str:
         if self.sequential is not None:
-            return self.sequential.decision or "not decided"
+            return self.sequential.decision or (f"undecided: every seed played, {self.sequential.pairs} pairs ended on "
+                                                "both sides (the others stopped on an error or a limit)")
         return self.comparison.verdict
 
 
@@ -110,10 +111,13 @@ def render_bot_set(result: BotSetResult, changes, label_a: str, label_b: str) ->
     parts.append(paired.render_paired(result.comparison))
     if result.sequential is not None:
         parts += [rich_table(sequential_sheet(result.sequential)),
-                  Text(f"Sequential verdict: {result.sequential.decision}", style="bold")]
+                  Text(f"Sequential verdict: {result.verdict_text()}", style="bold")]
     if changes:
         usages = usage_of_changes(changes, result.pairs)
         parts.append(rich_table(change_usage_sheet(usages, result.pairs, label_a, label_b)))
+    elif not result.comparison.same_version:
+        parts.append(Text(f"{label_a} and {label_b} have the same kinds, board and rules: they differ only where the "
+                          "games do not read (comments, layout) or in their options."))
     return Group(*parts)
 
 
@@ -122,7 +126,7 @@ def agreement(results: list[BotSetResult]) -> str:
     if len(results) < 2:
         return ""
     verdicts = "; ".join(f"with {r.bots}: {r.verdict_text()}" for r in results)
-    if len({r.verdict() for r in results} ) == 1:
+    if len({r.verdict() for r in results}) == 1:
         return f"The verdicts of the {len(results)} bot sets agree ({verdicts})."
     return (f"The verdicts differ with the bots ({verdicts}): the answer depends on how the game is played; "
             "trust the stronger bots, or play more pairs.")

@@ -19,6 +19,7 @@ from typing import Any, Iterable
 
 from rich.console import Group, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from interpreter.reports.stats import Bin, Description, binomial_p_value, describe, histogram, wilson_interval
 
@@ -321,12 +322,14 @@ def endings_sheet(summary: Summary) -> Sheet:
 
 
 def rich_table(sheet: Sheet) -> Table:
-    """A sheet as a rich Table: first column left, the others right."""
-    table = Table(title=sheet.title, title_style="bold", caption=sheet.note or None, title_justify="left")
+    """A sheet as a rich Table: first column left, the others right. Every text as it is: `[fox]` in a
+    cell (a property's value, a player's name) is not taken for rich's markup."""
+    table = Table(title=Text(sheet.title), title_style="bold", caption=Text(sheet.note) if sheet.note else None,
+                  title_justify="left")
     for i, column in enumerate(sheet.columns):
-        table.add_column(column, justify="left" if i < sheet.text_columns or column == "" else "right")
+        table.add_column(Text(column), justify="left" if i < sheet.text_columns or column == "" else "right")
     for row in sheet.rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     return table
 
 
