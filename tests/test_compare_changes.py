@@ -90,13 +90,14 @@ def test_a_change_is_in_play_where_its_kind_moved_or_was_chosen():
              (record(1, ["red"]), record(1, ["red"])),
              (record(2, ["blue"]), record(2, ["blue"], counts=crafted, log="z"))]
     (usage,) = usage_of_changes([change], pairs)
-    assert usage.moved == (1, 1) and usage.chosen == {"craft": (0, 2)}
-    assert usage.pairs_in_play == 2 and usage.identical_in_play == 0
+    moved, crafted_row = usage.rows
+    assert (moved.how, moved.games, moved.pairs, moved.identical) == ("moved", (1, 1), 1, 0)
+    assert (crafted_row.how, crafted_row.games, crafted_row.pairs) == ("chosen in craft", (0, 2), 2)
     assert [identical(a, b) for a, b in pairs] == [False, True, False]
-    assert usage.effect.measure in ("red's win rate", "blue's win rate") and usage.effect.pairs == 2
+    assert crafted_row.effect.measure in ("red's win rate", "blue's win rate") and crafted_row.effect.pairs == 2
     shown = io.StringIO()
     Console(file=shown, width=300).print(rich_table(change_usage_sheet([usage], pairs)))
-    row = r"kind favor: cost: \[fox, fox, fox\] -> \[fox\] │\s+1 / 1 │\s+craft 0 / 2 │\s+2 of 3 │\s+0 │"
+    row = r"kind favor: cost: \[fox, fox, fox\] -> \[fox\] │ moved\s+│\s+1 / 1 │\s+1 │\s+0 │"
     assert re.search(row, shown.getvalue()), shown.getvalue()  # a value in brackets is no markup
 
 
@@ -108,7 +109,8 @@ def test_a_strong_change_is_decided_early_and_says_where_it_came_into_play(tmp_p
     decided = re.search(r"Sequential verdict: an effect: (red higher|blue lower) in B by 3 points or more is accepted "
                         r"after (\d+) pairs", said)
     assert decided and int(decided[2]) < 2000, said
-    row = re.search(r"kind gold: value: 1 -> 2 │ (\d+) / \1 │ spend \1 / \1 │ \1 of \1 │ 0 │ red ", said)
+    row = re.search(r"kind gold: value: 1 -> 2 │ moved +│ (\d+) / \1 │ +\1 │ +0 │ red .*│ +│ chosen in spend +│ "
+                    r"\1 / \1 │ +\1 │ +0 │ red ", said)
     assert row and int(row[1]) == int(decided[2]), said  # spent in every game, and no pair alike
     assert re.search(r"\d+ pairs \(\d+ seeds\): win rate B - A in points: red \+", said)  # the progress, batch by batch
 
@@ -121,9 +123,8 @@ def test_a_change_that_cannot_matter_is_accepted_as_no_effect_and_shown_never_us
     decided = re.search(r"Sequential verdict: no effect of 3 points or more on any of the 2 measures, accepted after "
                         r"(\d+) pairs", said)
     assert decided and int(decided[1]) <= 150, said
-    row = re.search(r"kind gem: value: 5 -> 9 │ 0 / 0 │ none │ 0 of (\d+) │ 0 │ — │", said)
-    assert row, said
-    assert f"{row[1]} of {row[1]} pairs played identically" in said
+    assert re.search(r"kind gem: value: 5 -> 9 │ never \(moved nor chosen\) │ +0 / 0 │ +0 │ +— │ +— │", said), said
+    assert f"{decided[1]} pairs, {decided[1]} of them played identically" in said
 
 
 def test_two_bot_sets_are_compared_and_their_verdicts_set_side_by_side(tmp_path):

@@ -4,6 +4,7 @@ import io
 
 from click.testing import CliRunner
 from rich.console import Console
+from test_honest_reports import ROOT, record
 from toy import toy_folder
 
 from interpreter.interfaces.cli import main
@@ -11,8 +12,6 @@ from interpreter.loading.stages import load_ruleset
 from interpreter.reports.overview import RunContext, run_overview
 from interpreter.reports.run_tally import RunTally
 from interpreter.simulation.runner import Table, play_one
-
-from test_honest_reports import ROOT, record
 
 # x moves first whatever the seats (which turn every game); three marks in a line win.
 TIC_TAC_TOE = {

@@ -57,65 +57,82 @@ def identical(a: Record, b: Record) -> bool:
 
 
 @dataclass
-class ChangeUsage:
-    change: ChangeLike
-    moved: tuple[int, int]  # games of A and of B in which one of its components moved
-    chosen: dict[str, tuple[int, int]]  # decision: games of A and of B in which it was chosen (or asked)
-    pairs_in_play: int  # pairs in which it came into play on one side at least
-    identical_in_play: int  # of those, the pairs that went the same way
-    effect: PairedMeasure | None  # the win rate that moved most significantly among those pairs (None: no pair)
+class UseRow:
+    """One way a change came into play (`moved`, `chosen in craft`...): in how many games of A and of B,
+    the pairs where it did on either side, how many of those went the same way, and the win rate that
+    moved most among them (None: no pair)."""
+
+    how: str
+    games: tuple[int, int]
+    pairs: int
+    identical: int
+    effect: PairedMeasure | None
     measures: int  # how many measures the effect was chosen from (Holm-corrected over them)
 
 
+@dataclass
+class ChangeUsage:
+    change: ChangeLike
+    rows: list[UseRow]  # moved (for a kind), then each decision it was chosen or asked in; none: never
+
+
 def usage_of_changes(changes: Sequence[ChangeLike], pairs: Sequence[tuple[Record, Record]]) -> list[ChangeUsage]:
-    """Each change's use over the pairs of games (A, B) of one seed."""
+    """Each change's use over the pairs of games (A, B) of one seed: when its kind moved, then in each
+    decision it was chosen (or, for a rule, asked) in."""
     found = []
     for change in changes:
         uses = [(use_in(change, a), use_in(change, b)) for a, b in pairs]
-        chosen: dict[str, list[int]] = {}
-        for side in (0, 1):
-            for use in (pair[side] for pair in uses):
-                for decision in use.decisions:
-                    chosen.setdefault(decision, [0, 0])[side] += 1
-        in_play = [pair for pair, (a, b) in zip(pairs, uses) if change.everywhere or a.in_play or b.in_play]
-        comparison = compare_paired([a for a, _ in in_play], [b for _, b in in_play]) if in_play else None
-        rates = [m for m in comparison.measures if m.measure.endswith("'s win rate")] if comparison else []
-        found.append(ChangeUsage(change, (sum(a.moved for a, _ in uses), sum(b.moved for _, b in uses)),
-                                 {d: (n[0], n[1]) for d, n in sorted(chosen.items())}, len(in_play),
-                                 sum(identical(a, b) for a, b in in_play),
-                                 min(rates, key=lambda m: (m.adjusted, -abs(m.b - m.a))) if rates else None,
-                                 len(comparison.measures) if comparison else 0))
+        ways = [("in every game", lambda use: True)] if change.everywhere else []
+        ways += [("moved", lambda use: use.moved)] if change.kinds else []
+        decisions = sorted({d for pair in uses for use in pair for d in use.decisions})
+        verb = "chosen in" if change.kinds else "asked:"
+        ways += [(f"{verb} {d}", lambda use, d=d: d in use.decisions) for d in decisions]
+        rows = [_row(how, took, pairs, uses) for how, took in ways]
+        found.append(ChangeUsage(change, [row for row in rows if row.games != (0, 0)]))
     return found
 
 
-def _effect_text(usage: ChangeUsage) -> str:
-    m = usage.effect
+def _row(how: str, took, pairs, uses) -> UseRow:
+    games = (sum(took(a) for a, _ in uses), sum(took(b) for _, b in uses))
+    there = [pair for pair, (a, b) in zip(pairs, uses) if took(a) or took(b)]
+    comparison = compare_paired([a for a, _ in there], [b for _, b in there]) if there else None
+    rates = [m for m in comparison.measures if m.measure.endswith("'s win rate")] if comparison else []
+    effect = min(rates, key=lambda m: (m.adjusted, -abs(m.b - m.a))) if rates else None
+    return UseRow(how, games, len(there), sum(identical(a, b) for a, b in there), effect,
+                  len(comparison.measures) if comparison else 0)
+
+
+def _effect_text(row: UseRow) -> str:
+    m = row.effect
     if m is None:
         return "—"
-    moved = f"{m.measure.removesuffix(' win rate').removesuffix(chr(39) + 's')} {100 * m.a:.1f}% -> {100 * m.b:.1f}%"
-    return f"{moved} ({p_text(m.adjusted)}, Holm over {usage.measures}){'' if m.significant else ': not significant'}"
+    player = m.measure.removesuffix("'s win rate")
+    verdict = "" if m.significant else ": not significant"
+    return f"{player} {100 * m.a:.1f}% -> {100 * m.b:.1f}% ({p_text(m.adjusted)}, Holm over {row.measures}){verdict}"
 
 
 def change_usage_sheet(usages: Sequence[ChangeUsage], pairs: Sequence[tuple[Record, Record]],
                        label_a: str = "A", label_b: str = "B") -> Sheet:
     same = sum(identical(a, b) for a, b in pairs)
     sheet = Sheet(f"What changed from {label_a} to {label_b}, and whether it came into play",
-                  ["Change", "Moved in games (A / B)", "Chosen in games (A / B)", "Pairs where in play",
-                   "Identical among them", "Largest effect there"], text_columns=1)
+                  ["Change", "Came into play", "Games (A / B)", "Pairs", "Identical pairs", "Largest effect there"],
+                  text_columns=2)
     for usage in usages:
         c = usage.change
-        kinds = bool(c.kinds)
-        sheet.rows.append([
-            f"{c.subject}: {c.detail}",
-            f"{usage.moved[0]} / {usage.moved[1]}" if kinds else "—",
-            "; ".join(f"{d} {a} / {b}" for d, (a, b) in usage.chosen.items()) or ("none" if kinds or c.decisions
-                                                                                  else "not traced"),
-            "every pair" if c.everywhere else f"{usage.pairs_in_play} of {len(pairs)}",
-            str(usage.identical_in_play), _effect_text(usage)])
-    sheet.note = (f"{same} of {len(pairs)} pairs played identically (the same choices and result): no change could "
-                  "show in them. Moved: a component of the kind moved (drawn, placed, crafted into a zone). Chosen: the "
-                  "decisions where a player chose it (a changed rule: the decisions it asks, answered). A rule that "
-                  "asks no decision is listed, its use not traced. Largest effect: the player's win rate that moved "
-                  "most among the pairs where the change came into play (McNemar's exact test, Holm-corrected over "
-                  "that comparison's measures).")
+        subject = f"{c.subject}: {c.detail}"
+        if not usage.rows:
+            never = "not traced (it asks no decision)" if not c.kinds else "never (moved nor chosen)"
+            sheet.rows.append([subject, never, "0 / 0" if c.kinds else "—", "0" if c.kinds else "—", "—", "—"])
+        for i, row in enumerate(usage.rows):
+            sheet.rows.append([subject if i == 0 else "", row.how, f"{row.games[0]} / {row.games[1]}",
+                               str(row.pairs), str(row.identical), _effect_text(row)])
+    sheet.note = (f"{len(pairs)} pairs, {same} of them played identically (the same choices and result): no change "
+                  "could show in those. Moved: a component of the kind moved (drawn, placed, crafted into a zone). "
+                  "Chosen in D: a player chose it in decision D. Asked: a changed rule's decision, answered. A rule "
+                  "that asks no decision is listed, its use not traced; a property read where its component lies "
+                  "shows in the pairs that differ, not here. Pairs: those where it came into play that way on either "
+                  "side. Largest effect there: the player's win rate that moved most among those pairs (McNemar's "
+                  "exact test, Holm-corrected over that comparison's measures, not over the rows; and pairs picked by "
+                  "what happened in them are no random sample: read these as where to look, the verdict above as "
+                  "the answer).")
     return sheet

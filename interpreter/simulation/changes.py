@@ -86,7 +86,7 @@ def _rule_changes(a: Ruleset, b: Ruleset) -> list[Change]:
     before, after = _declarations(a), _declarations(b)
     found = []
     for name in [*before, *(k for k in after if k not in before)]:
-        (file, old), (_, new) = before.get(name, (None, None)), after.get(name, (None, None))
+        (_, old), (_, new) = before.get(name, (None, None)), after.get(name, (None, None))
         if old == new:
             continue
         how = "added" if old is None else "removed" if new is None else "changed"
