@@ -28,9 +28,11 @@ def played_locally(ruleset, seeds, table: Table | None = None) -> list[dict]:
     return by_seed(run(ruleset, seeds, table or Table(), 1))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster():
-    """A head and two worker nodes of 1 CPU each, on this machine; the driver connected to it."""
+    """A head and two worker nodes of 1 CPU each, on this machine; the driver connected to it. One test
+    uses it, for all its checks: a cluster takes seconds of both cores to start, and test workers each
+    starting their own would slow the whole suite."""
     ray = pytest.importorskip("ray", reason=NO_RAY)
     from ray.cluster_utils import Cluster
 
@@ -52,14 +54,19 @@ def test_a_local_ray_and_local_processes_play_the_same_games():
 
 
 @pytest.mark.ray
-def test_a_cluster_plays_the_games_of_local_processes(cluster):
+def test_a_cluster_of_three_nodes_plays_the_games_of_local_processes(cluster, tmp_path):
+    plays_the_games_of_local_processes(cluster)
+    takes_the_ruleset_with_the_job(cluster, tmp_path / "shipped")
+    loses_a_node_mid_run_at_the_cost_of_a_replay(cluster, tmp_path / "lost")
+
+
+def plays_the_games_of_local_processes(cluster):
     table = Table(("rule_of_thumb", "random"))
     remote = by_seed(run(CERNUNOS, range(60), table, 1, backend="ray", address=cluster.address))
     assert remote == played_locally(CERNUNOS, range(60), table)
 
 
-@pytest.mark.ray
-def test_the_ruleset_goes_with_the_job(cluster, tmp_path, monkeypatch):
+def takes_the_ruleset_with_the_job(cluster, tmp_path):
     """A variant whose files lie in three folders, moved away once packed: no worker reads the driver's files."""
     project = tmp_path / "project"
     shutil.copytree(CERNUNOS, project / "rulesets" / "cernunos")
@@ -75,15 +82,16 @@ def test_the_ruleset_goes_with_the_job(cluster, tmp_path, monkeypatch):
         project.rename(tmp_path / "moved")
         return archive
 
-    monkeypatch.setattr(ray_backend, "pack", pack_then_move)
-    remote = by_seed(run(ruleset, range(30), table, 1, backend="ray", address=cluster.address))
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(ray_backend, "pack", pack_then_move)
+        remote = by_seed(run(ruleset, range(30), table, 1, backend="ray", address=cluster.address))
     assert not project.exists()
     assert remote == expected
 
 
-@pytest.mark.ray
-def test_a_node_lost_mid_run_costs_only_a_replay(cluster, tmp_path, monkeypatch):
+def loses_a_node_mid_run_at_the_cost_of_a_replay(cluster, tmp_path):
     """The node is removed while it plays a chunk: the other nodes wait for it to hold one."""
+    tmp_path.mkdir()
     doomed = cluster.add_node(num_cpus=1, object_store_memory=STORE)
     cluster.wait_for_nodes()
     doomed_id, play_chunk = doomed.node_id, ray_backend.play_chunk
@@ -103,11 +111,12 @@ def test_a_node_lost_mid_run_costs_only_a_replay(cluster, tmp_path, monkeypatch)
             time.sleep(0.1)
         return play_chunk(*arguments)
 
-    monkeypatch.setattr(ray_backend, "play_chunk", play_chunk_once_the_doomed_node_plays)
-    stream = run(CERNUNOS, range(200), Table(), 1, backend="ray", address=cluster.address)
-    first = next(stream)
-    cluster.remove_node(doomed, allow_graceful=False)
-    records = by_seed([first, *stream])
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(ray_backend, "play_chunk", play_chunk_once_the_doomed_node_plays)
+        stream = run(CERNUNOS, range(200), Table(), 1, backend="ray", address=cluster.address)
+        first = next(stream)
+        cluster.remove_node(doomed, allow_graceful=False)
+        records = by_seed([first, *stream])
     assert not [r for r in records if r["reason"] == WORKER]
     assert records == played_locally(CERNUNOS, range(200))
 
