@@ -393,9 +393,10 @@ def simulate(game: str, games: int, seed: int, bots: str, players: str | None, m
         run_name = _named(results, ruleset.name, version, bots_key, run_name)
         done = results.seeds_done(version, bots_key, wanted)
         to_play = games - len(done)
+        workers = (f"the Ray cluster at {address}" if address else f"{jobs} Ray worker(s)") if backend == "ray" else \
+            f"{jobs} process(es)"
         console.print(escape(f"{ruleset.name} (version {version}), run `{run_name}`: {len(done)} game(s) already in {db}, "
-                             f"{to_play} to play on " + ((f"the Ray cluster at {address}" if address else f"{jobs} Ray worker(s)")
-                                                                 if backend == "ray" else f"{jobs} process(es)")))
+                             f"{to_play} to play on {workers}"))
         todo = (s for s in wanted if s not in done)
         status = _play_and_store(results, ruleset, version, bots_key, todo, to_play, table, jobs, backend, address, console)
         failures = _print_summary(results.iter_records(version, bots_key, wanted, with_log=False),
@@ -662,15 +663,17 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[s
     bot_sets = list(dict.fromkeys(bots))
     sequential = Sequential(effect / 100, alpha, beta, batch) if until_decided else None
     console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120)
-    outcomes = []
+    outcomes, each_set = [], []
+    for bot_set in bot_sets:  # every bot set checked before any game
+        each_set.append((bot_set, tuple(Side(name, ruleset, Table(tuple(_bots(bot_set, ruleset)), _players(players, ruleset),
+                                                                  max_turns, options=tuple(sorted(picked.items()))))
+                                        for name, ruleset, picked in zip((ruleset_a, ruleset_b), loaded, chosen))))
+    a_side, b_side = each_set[0][1]
+    if a_side.version == b_side.version and a_side.table.key() == b_side.table.key():
+        click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({a_side.version}) with the same options: "
+                   "each seed gives the same game twice", err=True)
     with closing(Results(db)) as results:
-        for bot_set in bot_sets:
-            sides = tuple(Side(name, ruleset, Table(tuple(_bots(bot_set, ruleset)), _players(players, ruleset), max_turns,
-                                                    options=tuple(sorted(picked.items()))))
-                          for name, ruleset, picked in zip((ruleset_a, ruleset_b), loaded, chosen))
-            if sides[0].version == sides[1].version and sides[0].table.key() == sides[1].table.key():
-                click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({sides[0].version}) with the "
-                           "same options: each seed gives the same game twice", err=True)
+        for bot_set, sides in each_set:
             outcome = compare_sides(results, sides, range(seed, seed + games), jobs, sequential, console, backend,
                                     address)
             console.print(render_bot_set(outcome, changes_of(sides), ruleset_a, ruleset_b))

@@ -94,7 +94,7 @@ def _first_player(run: RunTally) -> str:
         wins, fair, p = rate(first.wins, first.games), first.share, first.p_value()
     else:
         seats = games.seat_rates()
-        subject = ("Who moved first was not recorded (games stored before results format 6). The player in seat 1")
+        subject = "Who moved first was not recorded (games stored before results format 6). The player in seat 1"
         wins, fair, p = seats[0].wins, seats[0].fair, seats[0].p_value
     verdict = ("a significant advantage" if wins.rate > fair else "a significant disadvantage") \
         if p < SIGNIFICANCE else "no significant advantage"

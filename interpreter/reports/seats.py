@@ -3,8 +3,8 @@ not taken from the command), and whether the bots are of equal strength.
 
 A record says who sat where (`players`, seat 1 first), which bot played each seat (`seat_bots`, in
 the same order) and who moved first (`first_mover`: the player of the first turn, whatever their seat;
-missing in games stored before results format 6). A bot's win rate counts each seat it played: a bot playing two seats of a game plays
-two "seat-games" there. Everything is counted one game at a time (`SeatTally`); the functions over a
+missing in games stored before results format 6). A bot's win rate counts each seat it played: a bot
+playing two seats of a game plays two "seat-games" there. Everything is counted one game at a time (`SeatTally`); the functions over a
 list of games at the end are for a caller that has the list.
 """
 from __future__ import annotations
