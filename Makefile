@@ -32,8 +32,8 @@ game: $(VENV)/core.done  ## one game of Cernunos between two random bots: its mo
 	@echo "  $(BIN)/ludolex --help                               every command"
 	@echo "and docs/tutorial.md, a game in ten minutes: play, change a piece, check it, measure what it changed."
 
-test: $(VENV)/test.done  ## the whole test suite: engine tests and every game's scenarios, on every core (pytest-xdist)
-	@$(BIN)/python -m pytest -n auto
+test: $(VENV)/test.done  ## the whole test suite: engine tests and every game's scenarios, on every core (pytest-xdist; an idle core takes tests from a busy one)
+	@$(BIN)/python -m pytest -n auto --dist worksteal
 
 clean:
 	rm -rf $(VENV)

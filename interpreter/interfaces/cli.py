@@ -669,10 +669,10 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[s
                                                                   max_turns, options=tuple(sorted(picked.items()))))
                                         for name, ruleset, picked in zip((ruleset_a, ruleset_b), loaded, chosen))))
     a_side, b_side = each_set[0][1]
-    if a_side.version == b_side.version and a_side.table.key() == b_side.table.key():
-        click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({a_side.version}) with the same options: "
-                   "each seed gives the same game twice", err=True)
-    with closing(Results(db)) as results:
+    with closing(Results(db)) as results:  # a database that cannot be used is said first, alone
+        if a_side.version == b_side.version and a_side.table.key() == b_side.table.key():
+            click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({a_side.version}) with the same "
+                       "options: each seed gives the same game twice", err=True)
         for bot_set, sides in each_set:
             outcome = compare_sides(results, sides, range(seed, seed + games), jobs, sequential, console, backend,
                                     address)
