@@ -652,7 +652,8 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[s
     --bots compare with each bot set and say whether the verdicts agree. --plots DIR writes the plots
     and compare.html.
     """
-    from interpreter.interfaces.comparing import Sequential, agreement, changes_of, compare_sides, render_bot_set
+    from interpreter.interfaces.comparing import Sequential, agreement, compare_sides, render_bot_set
+    from interpreter.simulation.changes import changes_between
     from interpreter.simulation.paired_runs import Side
 
     write_comparison = import_needing_extra("interpreter.reports.paired_plots").write_comparison if plots else None
@@ -669,6 +670,7 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[s
                                                                   max_turns, options=tuple(sorted(picked.items()))))
                                         for name, ruleset, picked in zip((ruleset_a, ruleset_b), loaded, chosen))))
     a_side, b_side = each_set[0][1]
+    changes = changes_between(*loaded)
     with closing(Results(db)) as results:  # a database that cannot be used is said first, alone
         if a_side.version == b_side.version and a_side.table.key() == b_side.table.key():
             click.echo(f"warning: {ruleset_a} and {ruleset_b} are the same version ({a_side.version}) with the same "
@@ -676,7 +678,7 @@ def compare(ruleset_a: str, ruleset_b: str, games: int, seed: int, bots: tuple[s
         for bot_set, sides in each_set:
             outcome = compare_sides(results, sides, range(seed, seed + games), jobs, sequential, console, backend,
                                     address)
-            console.print(render_bot_set(outcome, changes_of(sides), ruleset_a, ruleset_b))
+            console.print(render_bot_set(outcome, changes, ruleset_a, ruleset_b))
             outcomes.append(outcome)
             if plots:
                 folder = plots if len(bot_sets) == 1 else plots / re.sub(r"[^A-Za-z0-9_.-]", "_", bot_set)

@@ -12,9 +12,8 @@ from rich.text import Text
 from interpreter.reports import paired
 from interpreter.reports.change_usage import change_usage_sheet, usage_of_changes
 from interpreter.reports.sequential import SequentialTest, State
-from interpreter.reports.summary import Sheet, players_of, rich_table
-from interpreter.simulation.changes import changes_between
-from interpreter.simulation.paired_runs import Side, ended_pairs, play_side, side_records, win_differences
+from interpreter.reports.summary import Sheet, rich_table
+from interpreter.simulation.paired_runs import Side, play_side, side_records, win_differences
 from interpreter.simulation.results_db import Results
 
 
@@ -55,31 +54,33 @@ def compare_sides(results: Results, sides: tuple[Side, Side], seeds: range, jobs
     """Play the pairs of one bot set (all of `seeds`, or batches of them until the sequential test
     decides) and compare them."""
     a, b = sides
-    test = None
-    last = seeds.stop
+    test, records_a, records_b = None, [], []
     if sequential is None:
-        for side in sides:
-            console.print(f"{side.label}: version {side.version}, {play_side(results, side, seeds, jobs, backend, address)} "
-                          "game(s) played")
+        for side, records in ((a, records_a), (b, records_b)):
+            played = play_side(results, side, seeds, jobs, backend, address)
+            console.print(f"{side.label}: version {side.version}, {played} game(s) played")
+            records += side_records(results, side, seeds)
     else:
-        players = players_of([{"players": list(s.table.players or s.ruleset.program.table)} for s in sides])
+        players = list(dict.fromkeys(p for side in sides for p in side.table.players or side.ruleset.program.table))
         test = SequentialTest(players, sequential.effect, sequential.alpha, sequential.beta, max_pairs=len(seeds))
         for start in range(seeds.start, seeds.stop, sequential.batch):
             batch = range(start, min(start + sequential.batch, seeds.stop))
+            new = []
             for side in sides:
                 play_side(results, side, batch, jobs, backend, address)
-            for pair in ended_pairs(side_records(results, a, batch), side_records(results, b, batch)):
+                new.append(side_records(results, side, batch))
+            records_a += new[0]
+            records_b += new[1]
+            for pair in paired.ended_pairs(*new):
                 test.add(win_differences(*pair, players))
             state = test.state()
             console.print(progress_line(state, batch.stop - seeds.start))
             if state.outcome is not None:
-                last = batch.stop
                 break
-    played = range(seeds.start, last)
-    records = side_records(results, a, played), side_records(results, b, played)
-    comparison = paired.compare_paired(*records, a.label, b.label, same_version=a.version == b.version and
+    comparison = paired.compare_paired(records_a, records_b, a.label, b.label, same_version=a.version == b.version and
                                        a.table.key() == b.table.key())
-    return BotSetResult(",".join(a.table.bots), comparison, test.state() if test else None, ended_pairs(*records))
+    return BotSetResult(",".join(a.table.bots), comparison, test.state() if test else None,
+                        paired.ended_pairs(records_a, records_b))
 
 
 def progress_line(state: State, seeds: int) -> str:
@@ -131,6 +132,3 @@ def agreement(results: list[BotSetResult]) -> str:
     return (f"The verdicts differ with the bots ({verdicts}): the answer depends on how the game is played; "
             "trust the stronger bots, or play more pairs.")
 
-
-def changes_of(sides: tuple[Side, Side]):
-    return changes_between(sides[0].ruleset, sides[1].ruleset)

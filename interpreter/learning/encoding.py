@@ -12,10 +12,10 @@ player may see and nothing else (`knows`, `sees_zone`, the variables they observ
 token), `unseen` (components in zones the player cannot see), `face_down`, `properties` (zone x
 property: the sum of the rules' numeric and true/false properties), `listed` (the top components of
 the zones whose order matters, one by one) and `slots`: for the decider alone, what each action slot
-offers (its values' tokens, zones, players, kinds, numbers), where slots are `sorted`. An action is a slot (`offered`): the
-options of a decision in the order of their labels as the decider reads them (knowledge.handle), or
-each in the slot its label hashes to; a page of `actions - 1` at a time when there are too many, the
-last slot turning the page.
+offers (its values' tokens, zones, players, kinds, numbers), where slots are `sorted`. An action is a
+slot (`offered`): the options of a decision in the order of their labels as the decider reads them
+(knowledge.handle), or each in the slot its label hashes to; a page of `actions - 1` at a time when
+there are too many, the last slot turning the page.
 """
 from __future__ import annotations
 

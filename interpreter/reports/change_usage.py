@@ -48,12 +48,9 @@ def use_in(change: ChangeLike, record: Record) -> Use:
 
 
 def identical(a: Record, b: Record) -> bool:
-    """The two games of a pair went the same way: the same choices (their digest, when kept) and result."""
-    same_result = (a["winners"], a["turns"], a["decisions"], a.get("scores")) == \
-        (b["winners"], b["turns"], b["decisions"], b.get("scores"))
-    if "log_digest" in a and "log_digest" in b:
-        return same_result and a["log_digest"] == b["log_digest"]
-    return same_result and a.get("option_counts") == b.get("option_counts")
+    """The two games of a pair went the same way: the same choices (the digest of their log) and result."""
+    return (a["log_digest"], a["winners"], a["turns"], a.get("scores")) == \
+        (b["log_digest"], b["winners"], b["turns"], b.get("scores"))
 
 
 @dataclass

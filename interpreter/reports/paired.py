@@ -117,13 +117,11 @@ class PairedComparison:
                 "versions, such as a game and a variant of it.")
 
 
-def _pairs(records_a: Sequence[Record], records_b: Sequence[Record]) -> tuple[list[tuple[Record, Record]], int]:
-    """The games of each seed that ended on both sides, paired; and how many seeds are left out."""
+def ended_pairs(records_a: Sequence[Record], records_b: Sequence[Record]) -> list[tuple[Record, Record]]:
+    """The games of each seed that ended on both sides, paired, by seed."""
     ended_a = {r["seed"]: r for r in finished(records_a)}
     ended_b = {r["seed"]: r for r in finished(records_b)}
-    seeds = {r["seed"] for r in records_a} | {r["seed"] for r in records_b}
-    paired = sorted(ended_a.keys() & ended_b.keys())
-    return [(ended_a[s], ended_b[s]) for s in paired], len(seeds) - len(paired)
+    return [(ended_a[s], ended_b[s]) for s in sorted(ended_a.keys() & ended_b.keys())]
 
 
 def _rate(measure: str, wording: Wording, pairs, happened: Callable[[Record], bool]) -> PairedMeasure:
@@ -149,7 +147,8 @@ def compare_paired(records_a: Sequence[Record], records_b: Sequence[Record], lab
     """Each player's win rate, the rate of games without a winner (and of shared and co-operative wins
     when there were some), the turns and decisions of a game, and each player's final score, compared
     within the pairs of games of A and B that share a seed (see the module's notes)."""
-    pairs, left_out = _pairs(records_a, records_b)
+    pairs = ended_pairs(records_a, records_b)
+    left_out = len({r["seed"] for r in records_a} | {r["seed"] for r in records_b}) - len(pairs)
     games = [g for pair in pairs for g in pair]
     measures = []
     for player in players_of(games):

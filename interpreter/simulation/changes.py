@@ -17,23 +17,19 @@ from interpreter.content.variants import flow_text
 from interpreter.loading.ruleset import Ruleset
 
 DECISION = re.compile(r"\bchoose\b.*?\bas\s+([A-Za-z_]\w*)")
-BOARD = "the board"
 
 
 @dataclass(frozen=True)
 class Change:
-    """One difference: what (`card favor_of_the_foxes`), how (`cost: [fox, fox, fox] -> [fox]`), and the
-    component kinds and the decisions whose use shows it came into play."""
+    """One difference: what (`kind gold`), how (`value: 1 -> 2`), the component kinds and the decisions
+    whose use shows it came into play, and whether it is in play in every game (`everywhere`: the board,
+    whose use nothing in particular shows)."""
 
     subject: str
     detail: str
     kinds: tuple[str, ...] = ()
     decisions: tuple[str, ...] = ()
-
-    @property
-    def everywhere(self) -> bool:
-        """A change nothing in particular shows the use of (the board): in play in every game."""
-        return self.subject == BOARD
+    everywhere: bool = False
 
 
 def changes_between(a: Ruleset, b: Ruleset) -> list[Change]:
@@ -79,7 +75,7 @@ def _board_changes(a: Ruleset, b: Ruleset) -> list[Change]:
              (("added", added), ("removed", removed), ("changed", changed)) if places]
     if not parts and set(before.edges(keys=True)) != set(after.edges(keys=True)):
         parts.append("its connections")
-    return [Change(BOARD, "; ".join(parts))] if parts else []
+    return [Change("the board", "; ".join(parts), everywhere=True)] if parts else []
 
 
 def _rule_changes(a: Ruleset, b: Ruleset) -> list[Change]:
@@ -117,7 +113,7 @@ def _code_lines(path: Path) -> list[str]:
 
 
 def _name_of(line: str, found: dict) -> str:
-    """`procedure craft(p):` is `craft`, `play:` is `play`; a name taken already gets `#2`..."""
+    """`procedure score_round(p):` is `score_round`, `play:` is `play`; a name taken already gets `#2`..."""
     words = re.findall(r"[A-Za-z_]\w*", line.split("(")[0].split("=")[0].split(":")[0])
     name = words[-1] if words else line.strip()[:20]
     taken, n = name, 1

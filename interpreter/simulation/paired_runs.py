@@ -10,7 +10,6 @@ from contextlib import closing
 from dataclasses import dataclass
 
 from interpreter.loading.ruleset import Ruleset
-from interpreter.reports.failures import finished
 from interpreter.reports.summary import winners_of
 from interpreter.simulation.backends import run
 from interpreter.simulation.results_db import Results
@@ -48,13 +47,6 @@ def side_records(results: Results, side: Side, seeds: range) -> list[dict]:
         record["log_digest"] = hashlib.sha256(json.dumps(record.pop("log")).encode()).hexdigest()
         records.append(record)
     return records
-
-
-def ended_pairs(records_a: Iterable[dict], records_b: Iterable[dict]) -> list[tuple[dict, dict]]:
-    """The games of each seed that ended on both sides, paired, by seed."""
-    ended_b = {r["seed"]: r for r in finished(records_b)}
-    return [(a, ended_b[a["seed"]]) for a in sorted(finished(records_a), key=lambda r: r["seed"])
-            if a["seed"] in ended_b]
 
 
 def win_differences(a: dict, b: dict, players: Iterable[str]) -> dict[str, int]:

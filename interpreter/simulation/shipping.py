@@ -47,16 +47,18 @@ def _located(path: Path) -> Path:
     return Path(os.path.abspath(path)).parent.resolve() / Path(path).name
 
 
-def top_folder(ruleset: Ruleset) -> Path:
-    """The folder above the ruleset's files and its project: the archive's names start from it."""
+def top_folder(ruleset: Ruleset, files: list[Path] | None = None) -> Path:
+    """The folder above the ruleset's files (`files`, when known) and its project: the archive's names
+    start from it."""
     boundary = ruleset.boundary or Boundary.of_ruleset(ruleset.directory)
-    return Path(os.path.commonpath([boundary.project, *ruleset_files(ruleset)]))
+    return Path(os.path.commonpath([boundary.project, *(files or ruleset_files(ruleset))]))
 
 
 def pack(ruleset: Ruleset) -> bytes:
     """The ruleset's files as a tar archive (read as the loader reads them: inside its boundary)."""
     boundary = ruleset.boundary or Boundary.of_ruleset(ruleset.directory)
-    files, top = ruleset_files(ruleset), top_folder(ruleset)
+    files = ruleset_files(ruleset)
+    top = top_folder(ruleset, files)
     directory = Path(ruleset.directory).resolve().relative_to(top).as_posix()
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT,
