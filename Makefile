@@ -16,9 +16,9 @@ $(VENV)/core.done: pyproject.toml  # what `ludolex` needs to play, validate and 
 	@$(BIN)/python -m compileall -q interpreter >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
-$(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib), Ray and the learning libraries (OpenSpiel, PettingZoo)
+$(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib), Ray, the learning libraries (OpenSpiel, PettingZoo) and LuaJIT (lupa)
 	@echo "adding the test tools, reports and Ray to $(VENV) (once)"
-	@$(INSTALL) -e '.[test,report,ray,agents]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@$(INSTALL) -e '.[test,report,ray,agents,native]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
 game: $(VENV)/core.done  ## one game of Cernunos between two random bots: its moves, its result, what to try next

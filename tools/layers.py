@@ -22,6 +22,7 @@ LAYERS = [
     {"language"},
     {"loading"},
     {"play"},
+    {"backends"},
     {"agents", "learning"},
     {"scenarios", "simulation"},
     {"validation"},

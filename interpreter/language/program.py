@@ -59,6 +59,9 @@ class Program:
     seats: dict = field(default_factory=dict)  # an extra seat -> the player whose faction it plays
     excludes: dict = field(default_factory=dict)  # a player -> the players it never sits at a table with
     score: object = None  # the manifest's score, f(rt, player) -> number, or None (reports, `because`)
+    declarations: list = field(default_factory=list)  # the checked syntax tree, for other backends (backends/)
+    ability_blocks: list = field(default_factory=list)  # (content.models.Ability, its checked Block)
+    board: object = None  # the game's board (engine.board.Board)
 
     def chosen_options(self, given: dict | None) -> dict:
         """Every option's value for a game: the ones `given` (a value or its text, as `--option NAME=VALUE`

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Issue 33: Cernunos on the Lua backend against the generated Python backend and the hand-written
+baseline, in one run; and the cost of copying a game in each.
+
+    pip install 'lupa>=2.8'     # (or: pip install -e '.[native]')
+    python tools/bench_native.py --games 500 --rounds 3
+
+Games: the same seeds on each side, every decision drawn as `random.Random(seed).randrange` draws it
+(the three play the same games: tests/test_lua_backend.py), in CPU seconds, rounds interleaved
+(A B C, A B C...), the median round. "Lua" plays each game inside Lua from its start, which Lua
+copies from a start made once (LuaRules.start); "Lua, from Python" makes each start through
+Python and asks every decision across the boundary.
+
+Copies: a game at its decision `--at`; the generated backend copies by replaying the choices so far
+(Game.clone), the Lua backend copies its tables (R.copy), measured against one decision of each.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cernunos_baseline as baseline
+
+from interpreter import Game, load
+from interpreter.backends.lua.program import LuaGame, LuaProgram
+
+
+def baseline_games(seeds):
+    for seed in seeds:
+        baseline.play_game(seed)
+
+
+def engine_games(ruleset, seeds):
+    for seed in seeds:
+        game, rng = Game(ruleset, seed=seed), random.Random(seed)
+        while not game.finished:
+            game.choose(rng.randrange(len(game.decision.options)))
+
+
+def lua_games(rules, seeds):
+    for seed in seeds:
+        LuaGame(rules, seed=seed).play_random()
+
+
+def lua_games_asked(rules, seeds):
+    for seed in seeds:
+        game, rng = LuaGame(rules, seed=seed), random.Random(seed)
+        while not game.finished:
+            game.choose(rng.randrange(len(game.decision.options)))
+
+
+def cpu(function, *args) -> float:
+    start = time.process_time()
+    function(*args)
+    return time.process_time() - start
+
+
+def copies(ruleset, rules, at: int) -> dict:
+    """Seconds to copy a game at decision `at`, and of one decision, on each backend."""
+    game, rng = Game(ruleset, seed=1), random.Random(1)
+    lua = LuaGame(rules, seed=1)
+    for _ in range(at):
+        index = rng.randrange(len(game.decision.options))
+        game.choose(index)
+        lua.choose(index)
+    assert lua.decision.labels() == game.decision.labels(), "the backends went apart"
+    clone = statistics.median(cpu(game.clone) for _ in range(30))
+    R, G = rules.R, lua.G
+    copy = statistics.median(cpu(lambda: [R.copy(G) for _ in range(100)]) / 100 for _ in range(15))
+    seeds = range(1000, 1100)
+    decisions_python = sum(_decisions(Game(ruleset, seed=s)) for s in seeds)
+    python_decision = cpu(engine_games, ruleset, seeds) / decisions_python
+    lua_decision = cpu(lua_games, rules, seeds) / decisions_python
+    return {"clone": clone, "copy": copy, "python_decision": python_decision, "lua_decision": lua_decision}
+
+
+def _decisions(game) -> int:
+    rng, count = random.Random(game.seed), 0
+    while not game.finished:
+        game.choose(rng.randrange(len(game.decision.options)))
+        count += 1
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--at", type=int, default=30, help="the decision at which a game is copied")
+    args = parser.parse_args()
+    ruleset = load("rulesets/cernunos")
+    rules = LuaProgram(ruleset).compile()
+    seeds = range(args.games)
+    lua_games(rules, range(10_000, 10_000 + args.games))  # LuaJIT's traces made before timing
+    sides = {"hand-written baseline (Python)": lambda: baseline_games(seeds),
+             "generated Python backend": lambda: engine_games(ruleset, seeds),
+             "Lua backend, decisions asked from Python": lambda: lua_games_asked(rules, seeds),
+             "Lua backend, played inside Lua": lambda: lua_games(rules, seeds)}
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(args.rounds):
+        for name, run in sides.items():
+            times[name].append(cpu(run))
+    base = statistics.median(times["hand-written baseline (Python)"])
+    print(f"Cernunos, {args.games} random games, CPU seconds, median of {args.rounds} interleaved rounds")
+    print(f"{'':44} {'games/s':>9} {'x baseline':>11}")
+    for name, measured in times.items():
+        median = statistics.median(measured)
+        print(f"{name:44} {args.games / median:9.0f} {base / median:11.2f}")
+    found = copies(ruleset, rules, args.at)
+    print(f"\nA copy of a game at its decision {args.at} (seed 1):")
+    print(f"  generated Python backend, replayed (Game.clone): {found['clone'] * 1e6:9.1f} µs"
+          f" = {found['clone'] / found['python_decision']:6.1f} of its decisions")
+    print(f"  Lua backend, its tables copied (R.copy):         {found['copy'] * 1e6:9.1f} µs"
+          f" = {found['copy'] / found['lua_decision']:6.1f} of its decisions")
+
+
+if __name__ == "__main__":
+    main()
