@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Issue 33: Cernunos on the Lua backend against the generated Python backend and the hand-written
-baseline, in one run; and the cost of copying a game in each.
+"""Issue 33: Cernunos on the WebAssembly and Lua backends against the generated Python backend and
+the hand-written baseline, in one run; and the cost of copying a game in each.
 
-    pip install 'lupa>=2.8'     # (or: pip install -e '.[native]')
+    pip install -e '.[native]'     # wasmtime and lupa: wheels, nothing compiled
     python tools/bench_native.py --games 500 --rounds 3
 
 Games: the same seeds on each side, every decision drawn as `random.Random(seed).randrange` draws it
@@ -11,8 +11,12 @@ Games: the same seeds on each side, every decision drawn as `random.Random(seed)
 copies from a start made once (LuaRules.start); "Lua, from Python" makes each start through
 Python and asks every decision across the boundary.
 
+"WebAssembly, inside the module" plays the games in a loop of the module's own (`play_many`);
+"WebAssembly, a call per game" starts and plays each from Python on one instance.
+
 Copies: a game at its decision `--at`; the generated backend copies by replaying the choices so far
-(Game.clone), the Lua backend copies its tables (R.copy), measured against one decision of each.
+(Game.clone), the Lua backend copies its tables (R.copy), the WebAssembly backend copies its memory
+into another game's instance (WasmGame.copy(into=...)), each measured against one of its decisions.
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ import cernunos_baseline as baseline
 
 from interpreter import Game, load
 from interpreter.backends.lua.program import LuaGame, LuaProgram
+from interpreter.backends.wasm.program import WasmGame, WasmProgram
 
 
 def baseline_games(seeds):
@@ -49,6 +54,16 @@ def lua_games(rules, seeds):
         LuaGame(rules, seed=seed).play_random()
 
 
+def wasm_games(game, seeds):
+    for seed in seeds:
+        game.restart(seed)
+        game.play_random()
+
+
+def wasm_games_inside(game, seeds):
+    game.exports["play_many"](game.store, seeds.start, len(seeds))
+
+
 def lua_games_asked(rules, seeds):
     for seed in seeds:
         game, rng = LuaGame(rules, seed=seed), random.Random(seed)
@@ -62,15 +77,18 @@ def cpu(function, *args) -> float:
     return time.process_time() - start
 
 
-def copies(ruleset, rules, at: int) -> dict:
+def copies(ruleset, rules, wasm_rules, at: int) -> dict:
     """Seconds to copy a game at decision `at`, and of one decision, on each backend."""
     game, rng = Game(ruleset, seed=1), random.Random(1)
-    lua = LuaGame(rules, seed=1)
+    lua, wasm = LuaGame(rules, seed=1), WasmGame(wasm_rules, seed=1)
     for _ in range(at):
         index = rng.randrange(len(game.decision.options))
         game.choose(index)
         lua.choose(index)
-    assert lua.decision.labels() == game.decision.labels(), "the backends went apart"
+        wasm.choose(index)
+    assert lua.decision.labels() == game.decision.labels() == wasm.decision.labels(), "the backends went apart"
+    scratch = WasmGame(wasm_rules, seed=2)
+    wasm_copy = statistics.median(cpu(lambda: [wasm.copy(into=scratch) for _ in range(1000)]) / 1000 for _ in range(5))
     clone = statistics.median(cpu(game.clone) for _ in range(30))
     R, G = rules.R, lua.G
     copy = statistics.median(cpu(lambda: [R.copy(G) for _ in range(100)]) / 100 for _ in range(15))
@@ -78,7 +96,10 @@ def copies(ruleset, rules, at: int) -> dict:
     decisions_python = sum(_decisions(Game(ruleset, seed=s)) for s in seeds)
     python_decision = cpu(engine_games, ruleset, seeds) / decisions_python
     lua_decision = cpu(lua_games, rules, seeds) / decisions_python
-    return {"clone": clone, "copy": copy, "python_decision": python_decision, "lua_decision": lua_decision}
+    player = WasmGame(wasm_rules, seed=0)
+    wasm_decision = cpu(wasm_games_inside, player, range(1000, 1100)) / decisions_python
+    return {"clone": clone, "copy": copy, "python_decision": python_decision, "lua_decision": lua_decision,
+            "wasm_copy": wasm_copy, "wasm_decision": wasm_decision}
 
 
 def _decisions(game) -> int:
@@ -97,12 +118,16 @@ def main() -> None:
     args = parser.parse_args()
     ruleset = load("rulesets/cernunos")
     rules = LuaProgram(ruleset).compile()
+    wasm_rules = WasmProgram(ruleset).compile()
+    player = WasmGame(wasm_rules, seed=0)
     seeds = range(args.games)
     lua_games(rules, range(10_000, 10_000 + args.games))  # LuaJIT's traces made before timing
     sides = {"hand-written baseline (Python)": lambda: baseline_games(seeds),
              "generated Python backend": lambda: engine_games(ruleset, seeds),
              "Lua backend, decisions asked from Python": lambda: lua_games_asked(rules, seeds),
-             "Lua backend, played inside Lua": lambda: lua_games(rules, seeds)}
+             "Lua backend, played inside Lua": lambda: lua_games(rules, seeds),
+             "WebAssembly backend, a call per game": lambda: wasm_games(player, seeds),
+             "WebAssembly backend, inside the module": lambda: wasm_games_inside(player, seeds)}
     times: dict[str, list[float]] = {name: [] for name in sides}
     for _ in range(args.rounds):
         for name, run in sides.items():
@@ -110,15 +135,18 @@ def main() -> None:
     base = statistics.median(times["hand-written baseline (Python)"])
     print(f"Cernunos, {args.games} random games, CPU seconds, median of {args.rounds} interleaved rounds")
     print(f"{'':44} {'games/s':>9} {'x baseline':>11}")
+    width = max(map(len, times))
     for name, measured in times.items():
         median = statistics.median(measured)
-        print(f"{name:44} {args.games / median:9.0f} {base / median:11.2f}")
-    found = copies(ruleset, rules, args.at)
+        print(f"{name:{width}} {args.games / median:9.0f} {base / median:11.2f}")
+    found = copies(ruleset, rules, wasm_rules, args.at)
     print(f"\nA copy of a game at its decision {args.at} (seed 1):")
     print(f"  generated Python backend, replayed (Game.clone): {found['clone'] * 1e6:9.1f} µs"
           f" = {found['clone'] / found['python_decision']:6.1f} of its decisions")
     print(f"  Lua backend, its tables copied (R.copy):         {found['copy'] * 1e6:9.1f} µs"
           f" = {found['copy'] / found['lua_decision']:6.1f} of its decisions")
+    print(f"  WebAssembly, its memory copied (copy(into=)):    {found['wasm_copy'] * 1e6:9.1f} µs"
+          f" = {found['wasm_copy'] / found['wasm_decision']:6.1f} of its decisions")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from interpreter.agents.rule_of_thumb import Policy, PolicyAgent, bot_names, policy_path
 from interpreter.agents.search_tree import Node, priors_of
+from interpreter.backends.native import native_rules
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import PASS, Decision
 from interpreter.play.determinization import determinize
@@ -66,6 +67,12 @@ def parse_search(name: str, ruleset) -> SearchSpec:
     return spec
 
 
+def _nothing_hidden(program) -> bool:
+    """Does every player see everything (no zone, variable or face hidden from anyone)?"""
+    return (all(visibility == "public" for _, visibility in program.zones.values()) and not program.backs
+            and not program.private_variables and not program.face_down_zones and not program.shown)
+
+
 def _offered(decision: Decision, node: Node, rng: random.Random) -> tuple[list[int], list[str]]:
     """The options tried at `node` (their indexes and labels): every one, except for a number
     chosen from a wide range, where the node keeps at most WIDEST arms, numbers drawn at random
@@ -100,20 +107,32 @@ class SearchAgent:
         program, score = ruleset.program, ruleset.manifest.score
         self.score = program.function_from_outside(score) if score in program.functions else None
         self.failed_playouts = 0  # imagined worlds where the rules stopped on an error (their playout counts as a draw)
+        # Random playouts of a game with nothing hidden, on the native backend where it compiles the rules: a
+        # world is then a copy of memory, and its playout runs inside the module (no replay, no determinizing).
+        self.native = None
+        if self.policy is None and _nothing_hidden(program) and list(game.players) == list(program.players):
+            self.native = native_rules(ruleset)
+        self.shadow = self.scratch = None  # the native game kept at the real one's position, and a world to copy it to
+        self.synced = 0  # how many of the real game's choices the shadow has made
 
     def choose(self, decision: Decision) -> int:
         if len(decision.options) == 1:
             return 0
         me, root = decision.player, Node()
+        iterate = self._iterate
+        if self.native is not None and self._sync(decision):
+            iterate = self._iterate_native
         if self.spec.seconds is None:
             for _ in range(self.spec.iterations):
-                self._iterate(root, me)
+                iterate(root, me)
         else:
             deadline = time.perf_counter() + self.spec.seconds
-            self._iterate(root, me)
+            iterate(root, me)
             while time.perf_counter() < deadline:
-                self._iterate(root, me)
+                iterate(root, me)
         best = root.most_tried(me)
+        if iterate == self._iterate_native:  # its arms are the options' places: nothing hidden, the same every time
+            return best if best is not None else self.rng.randrange(len(decision.options))
         try:
             return decision.index_of(best) if best is not None else self.rng.randrange(len(decision.options))
         except ValueError:
@@ -145,6 +164,52 @@ class SearchAgent:
             self.failed_playouts += 1
             players = self.game.players
             rewards = {p: 1 / len(players) for p in players}
+        for node, answers in path:
+            for player, label in answers:
+                node.update(player, label, rewards.get(player, 0.0))
+
+    def _sync(self, decision: Decision) -> bool:
+        """Bring the native shadow to the real game's position (the choices made since); False, for good,
+        if it does not ask what the real game asks."""
+        from interpreter.backends.wasm.program import WasmGame
+        if self.shadow is None:
+            self.shadow = WasmGame(self.native, seed=self.game.seed)
+            self.scratch = WasmGame(self.native, seed=self.game.seed)
+        log = self.game.log
+        for index in log[self.synced:]:
+            self.shadow.choose(index)
+        self.synced = len(log)
+        shadow = self.shadow.decision
+        if shadow is None or (shadow.name, shadow.player, shadow.labels()) != (decision.name, decision.player,
+                                                                                decision.labels()):
+            self.native = None
+            return False
+        return True
+
+    def _iterate_native(self, root: Node, me: str) -> None:
+        """One iteration on a copy of the native shadow: down the tree, one node added, a random playout
+        inside the module, and the result credited on the way. With nothing hidden, every iteration sees the
+        same options at a node: its arms are their places, and no label is made."""
+        world = self.shadow.copy(into=self.scratch)
+        path, node = [], root
+        try:
+            while node is not None and not world.finished:
+                player, count = world.asked()
+                picked = node.select(player, range(count), self.rng)
+                answers = ((player, picked),)
+                path.append((node, answers))
+                world.choose(picked)
+                child = node.children.get(answers)
+                if child is None:
+                    node.children[answers] = Node()
+                node = child
+            world.reseed(self.rng.getrandbits(32))
+            world.play_random()
+            winners = world.result.winners or (list(self.game.players) if world.result.reason == "draw" else [])
+            rewards = {p: (1 / len(winners) if p in winners else 0.0) for p in self.game.players}
+        except RuleRuntimeError:
+            self.failed_playouts += 1
+            rewards = {p: 1 / len(self.game.players) for p in self.game.players}
         for node, answers in path:
             for player, label in answers:
                 node.update(player, label, rewards.get(player, 0.0))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from interpreter.backends.errors import NotCompiled
 from interpreter.language import expressions as e
 from interpreter.language.builtins import BUILTINS
 
@@ -17,12 +18,11 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 COMPARISONS = {"=": "==", "!=": "~=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-class NotOnLua(Exception):
+class NotOnLua(NotCompiled):
     """A construct the Lua backend does not compile yet: the game runs on the Python backend."""
 
     def __init__(self, what: str, pos):
-        super().__init__(f"{what} (at {pos.file}:{pos.line}:{pos.column})" if pos is not None else what)
-        self.what, self.pos = what, pos
+        super().__init__(what, pos, "the Lua backend")
 
 
 def lua_string(text: str) -> str:

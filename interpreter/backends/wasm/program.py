@@ -1,0 +1,383 @@
+"""A loaded ruleset compiled to one WebAssembly module, and games of it run by wasmtime.
+
+The module is written from the checked syntax tree (`Program.declarations`, `Program.ability_blocks`)
+and imports nothing: it reaches no file, module or network, and every access is checked against its
+own memory, whose size is fixed. Fuel bounds the work between two decisions. A game is one instance;
+its copy is a new instance with the game's part of the memory copied into it.
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from importlib import resources
+
+from interpreter.backends.wasm.expressions import Function, NotOnWasm, WCode, load_word
+from interpreter.backends.wasm.layout import ARENA_WORDS, FRAME, MAX_FRAMES, TRACE_CAPACITY, Layout, Memory
+from interpreter.backends.wasm.statements import SELF, YOU, Routine, write_block
+from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.engine.runtime import Result, Runtime
+from interpreter.language import declarations as d
+from interpreter.language.checker import find_deciding
+from interpreter.play.game import seating
+from interpreter.safety.limits import LIMITS, LimitExceeded
+
+FUEL_PER_STEP = 200  # WebAssembly instructions counted as one of the engine's steps
+DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl, d.ShownDecl, d.VariableDecl,
+        d.PropertyDecl, d.ModifyDecl, d.OptionDecl)
+FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
+            3: "a decision has more than 256 options", 4: "the trace is full"}
+
+
+def wasmtime_module():
+    import wasmtime
+    return wasmtime
+
+
+class WasmProgram:
+    """Writes the module of a ruleset; `compile()` gives the games' maker."""
+
+    def __init__(self, ruleset):
+        self.ruleset, program = ruleset, ruleset.program
+        self.program, self.symbols, self.board = program, program.symbols, ruleset.board
+        self.deciding = find_deciding(program.declarations, list(program.ability_blocks))
+        state = ruleset.initial_state(0, program.chosen_options(None))
+        self.start_state(state, list(program.table))
+        self.state, self.layout = state, Layout(ruleset, state)
+        self.mem = Memory(self.layout)
+        self.tables: dict = {}
+        self.table_data: list[tuple[int, list[int]]] = []
+        self.next_table = self.mem.TABLES
+        self.routines: list[str] = []
+        self.functions: list[str] = []
+        self.positions: list = []
+        self.column_kinds: dict[str, list[str]] = {}  # a decision's name -> what the items of its columns are
+        self.source = self._write()
+
+    def start_state(self, state, players) -> None:
+        """Variables and `setup:` on the Python backend, which must ask nothing."""
+        program = self.program
+        rt = Runtime(state, self.board, program)
+        rt.players = players
+        for name, per_player, value, position in program.variables:
+            if per_player:
+                raise NotOnWasm("variables of each player", position)
+            state.variables[name] = value(rt, {"you": None})
+        if program.setup is not None:
+            for _ in program.setup(rt, {"you": None}):
+                raise NotOnWasm("a `setup:` that asks for decisions", None)
+
+    # for the writers
+    def where(self, pos) -> int:
+        self.positions.append(pos)
+        return len(self.positions)
+
+    def zone_item(self, zone: str, index: str) -> str:
+        return load_word(self.mem.ZS, f"(i32.add (i32.mul {zone} (i32.const {self.mem.STRIDE})) {index})")
+
+    def table(self, key, mapping: dict) -> int:
+        """The byte address of a constant table of ints, laid after the template."""
+        if key not in self.tables:
+            size = max([0, *mapping]) + 1
+            self.tables[key] = self.next_table
+            self.table_data.append((self.next_table, [mapping.get(i, 0) for i in range(size)]))
+            self.next_table += 4 * size
+        return self.tables[key]
+
+    def routine_number(self, name: str) -> int:
+        if name not in self.routines:
+            self.routines.append(name)
+        return self.routines.index(name)
+
+    # the module
+    def _write(self) -> str:
+        program, modifiers, always = self.program, {}, []
+        for decl in program.declarations:
+            if isinstance(decl, d.ModifyDecl):
+                modifiers.setdefault(decl.name, []).append(decl)
+        self.routine_number("PLAY")
+        self.routine_number("ALWAYS")
+        for decl in program.declarations:
+            if isinstance(decl, d.FunctionDecl):
+                self.functions.append(self._function(decl, modifiers.get(decl.name, [])))
+            elif isinstance(decl, d.ProcedureDecl):
+                self._routine(f"P_{decl.name}", decl.body, self.deciding.procedures.get(decl.name, False), decl.params)
+            elif isinstance(decl, d.WhenDecl):
+                if decl.event[0] != "event":
+                    raise NotOnWasm(f"`when` rules of `{decl.event[0]} of {decl.event[1]}`", decl.pos)
+                handlers = [x for x in program.declarations if isinstance(x, d.WhenDecl) and x.event == decl.event]
+                self._routine(f"H_{decl.event[1]}_{handlers.index(decl)}", decl.body,
+                              self.deciding.events.get(decl.event, False), decl.params, decl.condition)
+            elif isinstance(decl, d.AlwaysDecl):
+                always.append(f"ALWAYS_{len(always)}")
+                self._routine(always[-1], decl.body, False, [])
+            elif isinstance(decl, d.PlayDecl):
+                self._routine("PLAY", decl.body, True, [])
+            elif isinstance(decl, (d.InsteadDecl, d.AnytimeDecl, d.CannotDecl, d.OverrideDecl, d.SetupDecl)):
+                if not isinstance(decl, d.SetupDecl):
+                    raise NotOnWasm(f"`{type(decl).__name__[:-4].lower()}` rules", decl.pos)
+            elif not isinstance(decl, DATA):
+                raise NotOnWasm(f"`{type(decl).__name__}` declarations", getattr(decl, "pos", None))
+        for ability, block in program.ability_blocks:
+            if ability.value:
+                raise NotOnWasm("the functions of kinds of pieces (`test NAME of`)", None)
+            self._routine(f"AB_{ability.name}_{ability.kind}", block, self.deciding.abilities.get(ability.name, False), [])
+        calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
+        self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
+        runtime = resources.files(__package__).joinpath("runtime.wat").read_text()
+        pages = self.next_table // 65536 + 1
+        image = self.template()[: self.mem.ARENA + 4 * len(self.layout.arena)]
+        data = [f"(data (i32.const {self.mem.TEMPLATE}) \"{_escaped(image)}\")"]
+        data += [f"(data (i32.const {address}) \"{_escaped(_bytes(values))}\")" for address, values in self.table_data]
+        return "\n".join([
+            "(module",
+            f"(memory (export \"memory\") {pages} {pages})",
+            "(type $routine (func (param i32) (result i32)))",
+            f"(table {len(self.routines)} funcref)",
+            f"(elem (i32.const 0) func {' '.join(f'$R_{name}' for name in self.routines)})",
+            runtime.format(**self._constants()),
+            *self.functions,
+            *data,
+            ")"])
+
+    def _constants(self) -> dict:
+        mem, layout = self.mem, self.layout
+        return {**mem.constants(), "FRAME": FRAME, "MAX_FRAMES": MAX_FRAMES, "NKINDS": len(layout.kinds),
+                "NLOCATIONS": len(layout.locations), "NPLAYERS": len(layout.players), "PLAY": self.routine_number("PLAY"),
+                "ALWAYS": self.routine_number("ALWAYS"), "ARENA_WORDS": ARENA_WORDS, "TRACE_CAPACITY": TRACE_CAPACITY,
+                "TEMPLATE_USED": mem.ARENA + 4 * (len(layout.arena) + 1), "SAVED": 0}
+
+    def _function(self, decl, modifiers) -> str:
+        fn = Function()
+        code = WCode(self, fn, {}, [])
+        parts = [code.inner({p: f"(local.get $a{i})" for i, p in enumerate(names)}).value(expr)
+                 for names, expr in [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers]]
+        total = parts[0]
+        for part in parts[1:]:
+            total = f"(i32.add {total} {part})"
+        params = " ".join(f"(param $a{i} i32)" for i in range(len(decl.params)))
+        locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
+        return f"(func $F_{decl.name} {params} (result i32) {locals_} {' '.join(code.lines)} {total})"
+
+    def _routine(self, name, body, flat, params, condition=None) -> None:
+        self.routine_number(name)
+        fn = Function()
+        out = Routine(self, fn, {"you": YOU, "self": SELF})
+        for p in params:
+            out.names[p] = f"(i32.load offset={16 + 4 * out.slot(p)} (local.get $f))"
+        if condition is not None:
+            out.line(f"(if (i32.eqz {out.value(condition)}) (then (return (i32.const 0))))")
+        write_block(body, out, flat)
+        locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
+        self.functions.append(
+            f"(func $R_{name} (type $routine) (param $f i32) (result i32) (local $pc i32) (local $nf i32) {locals_} "
+            f"(local.set $pc (i32.load offset=4 (local.get $f))) {out.body()} (i32.const 0))")
+
+    def compile(self) -> WasmRules:
+        wasmtime = wasmtime_module()
+        config = wasmtime.Config()
+        config.consume_fuel = True
+        engine = wasmtime.Engine(config)
+        return WasmRules(self, engine, wasmtime.Module(engine, self.source))
+
+    def template(self) -> bytes:
+        """The image of the game at the start of `play:` (below ARENA, and its constant lists)."""
+        mem, layout, state = self.mem, self.layout, self.state
+        words = [0] * (mem.G_END // 4)
+
+        def put(base, index, value):
+            words[base // 4 + index] = value
+
+        for cid, n in layout.components.items():
+            c = state.components[cid]
+            put(mem.KIND, n, layout.kinds[c.kind])
+            put(mem.OWNER, n, layout.players.get(c.owner, 0))
+            put(mem.ZONE, n, layout.zones[c.zone])
+            for name, p in layout.properties.items():
+                put(mem.PROPS[p], n, _number(c.props.get(name, self.symbols.properties[name]), layout))
+        for zone, items in state.zones.items():
+            put(mem.ZN, layout.zones[zone], len(items))
+            for i, c in enumerate(items):
+                put(mem.ZS, layout.zones[zone] * mem.STRIDE + i, layout.components[c.id])
+        for name, value in state.variables.items():
+            put(mem.VARS, layout.variables[name] * (len(layout.players) + 1), _number(value, layout))
+        for i, value in enumerate(layout.arena):
+            put(mem.ARENA, i, value)
+        put(mem.AP, 0, len(layout.arena))
+        return _bytes(words)
+
+
+def _number(value, layout: Layout) -> int:
+    if value is None or value is False:
+        return 0
+    if value is True:
+        return 1
+    if isinstance(value, int):
+        return value
+    for table in (layout.players, layout.kinds, layout.locations):
+        if value in table:
+            return table[value]
+    raise NotOnWasm(f"the value {value!r} at the start", None)
+
+
+def _escaped(data: bytes) -> str:
+    """Bytes as the text of a WebAssembly string: every byte a hexadecimal escape."""
+    return "".join(f"\\{b:02x}" for b in data)
+
+
+def _bytes(words: list[int]) -> bytes:
+    return b"".join(w.to_bytes(4, "little", signed=True) for w in words)
+
+
+@dataclass
+class WasmDecision:
+    name: str
+    player: str
+    options: list  # tuples of labels; "pass" last where the decision may be passed
+
+    def labels(self) -> list[str]:
+        return [" ".join(str(v) for v in option) if isinstance(option, tuple) else option for option in self.options]
+
+
+class WasmRules:
+    """A ruleset's module, compiled once: makes games, each an instance of it."""
+
+    def __init__(self, writer: WasmProgram, engine, module):
+        self.writer, self.engine, self.module = writer, engine, module
+
+    def instance(self):
+        wasmtime = wasmtime_module()
+        store = wasmtime.Store(self.engine)
+        instance = wasmtime.Instance(store, self.module, [])
+        return store, instance.exports(store)
+
+    def error(self, game, trap) -> RuleRuntimeError:
+        """A trap as the engine's error: at the rules position the game last passed, in plain words."""
+        mem = self.writer.mem
+        where, failure = game.word(mem.WHERE), game.word(mem.FAILURE)
+        position = self.writer.positions[where - 1] if where > 0 else None
+        if "fuel" in str(trap):
+            return LimitExceeded(position, f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps "
+                                           "between two decisions (LUDOLEX_STEPS_PER_DECISION): a loop that never ends?")
+        return RuleRuntimeError(position, FAILURES.get(failure, f"the rules failed ({str(trap).splitlines()[0]})"))
+
+
+class WasmGame:
+    """A game on the WebAssembly backend, driven from Python as `Game` is: `decision`, `choose`, `result`."""
+
+    def __init__(self, rules: WasmRules, seed: int = 0, players: list[str] | None = None, _copy_of=None):
+        self.rules, self.seed = rules, seed
+        if seating(rules.writer.ruleset, players) != list(rules.writer.program.players):
+            raise NotOnWasm("a table that does not seat every player", None)
+        self.store, self.exports = rules.instance()
+        self.memory = self.exports["memory"]
+        # the memory never grows (its size is fixed), so a view of it as ints stays where it is
+        self.words = (ctypes.c_int32 * (self.memory.data_len(self.store) // 4)).from_address(self._address())
+        self._decision: WasmDecision | None = None
+        self._stale = False  # the decision pending is read from memory when asked for
+        self.result: Result | None = None
+        if _copy_of is not None:
+            _copy_of.copy(into=self)
+            return
+        self._call("start", seed)
+
+    def restart(self, seed: int) -> None:
+        """A new game in this one's place (the instance kept: cheaper than a new WasmGame)."""
+        self.seed, self.result = seed, None
+        self._call("start", seed)
+
+    def _address(self) -> int:
+        return ctypes.addressof(self.memory.data_ptr(self.store).contents)
+
+    def word(self, address: int) -> int:
+        return self.words[address >> 2]
+
+    def _call(self, name: str, *args) -> None:
+        wasmtime = wasmtime_module()
+        self.store.set_fuel(int(LIMITS.steps_per_decision * FUEL_PER_STEP))
+        try:
+            self.exports[name](self.store, *args)
+        except wasmtime.Trap as trap:
+            raise self.rules.error(self, trap) from None
+        self._changed()
+
+    def _changed(self) -> None:
+        """The game moved on: its result is read at once, the decision pending when it is asked for."""
+        self._stale = self.word(self.rules.writer.mem.SP) != 0
+        if not self._stale:
+            self._read()
+
+    def _read(self) -> None:
+        mem, layout = self.rules.writer.mem, self.rules.writer.layout
+        if self.word(mem.SP) == 0:
+            winners = [layout.label("player", self.word(mem.WINNERS + 4 * i)) for i in range(self.word(mem.NWINNERS))]
+            if self.word(mem.FINISH_KIND) == 2:  # `lose`: no scores (as the Python backend)
+                self.result = Result(winners, {}, f"{layout.label('player', self.word(mem.LOSER))} loses")
+            else:
+                scores = {p: self.word(mem.SCORES + 4 * i) for p, i in layout.players.items()}
+                self.result = Result(winners, scores, "ranking" if winners else "draw")
+            self._decision = None
+            return
+        name = layout.label("decision", self.word(mem.PENDING_NAME))
+        kinds = self.rules.writer.column_kinds[name]
+        optional = self.word(mem.PENDING_OPTIONAL)
+        count = self.word(mem.PENDING_COUNT) - optional
+        columns = [self.word(mem.PENDING_COLUMNS + 4 * i) for i in range(len(kinds))]
+        options = [tuple(layout.label(kind, self.word(mem.ARENA + 4 * (column + n))) for kind, column in zip(kinds, columns))
+                   for n in range(1, count + 1)]
+        if optional:
+            options.append("pass")
+        self._decision = WasmDecision(name, layout.label("player", self.word(mem.PENDING_PLAYER)), options)
+
+    @property
+    def decision(self) -> WasmDecision | None:
+        if self._stale:
+            self._stale = False
+            self._read()
+        return self._decision
+
+    def asked(self) -> tuple[str, int]:
+        """Who decides now and among how many options (`pass` included), without making their labels."""
+        mem, layout = self.rules.writer.mem, self.rules.writer.layout
+        return layout.label("player", self.word(mem.PENDING_PLAYER)), self.word(mem.PENDING_COUNT)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def choose(self, index: int) -> None:
+        self._decision = None
+        self._call("choose", index + 1)
+
+    def copy(self, into: WasmGame | None = None) -> WasmGame:
+        """This game, copied: into a new instance, or into `into` (another game of the same rules,
+        whatever it held), which costs a copy of memory only."""
+        if into is None:
+            return WasmGame(self.rules, self.seed, _copy_of=self)
+        mem = self.rules.writer.mem
+        ctypes.memmove(into._address(), self._address(), mem.ARENA + 4 * (self.word(mem.AP) + 1))
+        into.seed, into.result = self.seed, self.result
+        into._changed()
+        return into
+
+    def reseed(self, seed: int) -> None:
+        """The game's bot draws from here on from Python's generator seeded with `seed` (below 2^32)."""
+        self.exports["reseed"](self.store, seed)
+
+    def play_random(self, trace: bool = False):
+        """The game played on to its end inside the module, each decision drawn from the game's own
+        generator (Python's random.Random(seed)): with `trace`, (name, player, count, index) of each."""
+        wasmtime = wasmtime_module()
+        self.store.set_fuel(int(LIMITS.steps_per_game * FUEL_PER_STEP))
+        try:
+            self.exports["play_random"](self.store, 1 if trace else 0)
+        except wasmtime.Trap as trap:
+            raise self.rules.error(self, trap) from None
+        self._changed()
+        if not trace:
+            return None
+        mem, layout = self.rules.writer.mem, self.rules.writer.layout
+        names = {number: layout.label("decision", number) for number in layout.names.values()}
+        start = mem.TRACE >> 2
+        values = self.words[start:start + 4 * self.word(mem.TRACED)]
+        return [(names[values[k]], layout.label("player", values[k + 1]), values[k + 2], values[k + 3])
+                for k in range(0, len(values), 4)]

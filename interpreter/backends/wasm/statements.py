@@ -1,0 +1,447 @@
+"""Blocks of statements written as WebAssembly functions `$R_name(f)`, `f` the frame's address.
+
+A routine that may stop for a decision is written as the Lua backend writes it (statements that may
+stop at the top level, locals in the frame, numbered places to resume at), then laid as a loop over
+numbered blocks: every label is a block, `goto` sets `$pc` and goes round the loop, and the routine
+starts at the block its frame's `pc` names. Statements that cannot stop are plain structured code.
+A routine returns 0 when it is done, 1 when it pushed a frame or unwound the stack, 2 when a
+decision waits for an answer from outside.
+"""
+from __future__ import annotations
+
+from interpreter.backends.wasm.expressions import (
+    NotOnWasm,
+    WCode,
+    item_kind,
+    load_word,
+    scalar,
+    set_scalar,
+    set_slot,
+    slot,
+    store_word,
+)
+from interpreter.backends.wasm.layout import MAX_COLUMNS, OPTIONS, SLOTS
+from interpreter.language import declarations as d
+from interpreter.language import expressions as e
+from interpreter.language.expressions import Quantifier
+
+DONE, CALL, SUSPEND = 0, 1, 2
+YOU, SELF = "(i32.load offset=8 (local.get $f))", "(i32.load offset=12 (local.get $f))"
+
+
+class Routine(WCode):
+    """A routine's body as numbered blocks: `place(label)` starts one, `goto(label)` jumps to one."""
+
+    def __init__(self, w, fn, names):
+        super().__init__(w, fn, names, [])
+        self.segments: list[list[str]] = [self.lines]
+        self.where: dict[str, int] = {}
+        self.slots: dict[str, int] = {}
+        self.lists: dict[str, str] = {}  # the rules' locals holding lists: the kind of their items
+        self.counter = 0
+
+    def slot(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = len(self.slots)
+            if len(self.slots) > SLOTS:
+                raise NotOnWasm(f"a routine with more than {SLOTS} locals", None)
+        return self.slots[name]
+
+    def new_label(self) -> str:
+        self.counter += 1
+        return f"L{self.counter}"
+
+    def place(self, label: str) -> None:
+        self.lines = []
+        self.segments.append(self.lines)
+        self.where[label] = len(self.segments) - 1
+
+    def goto(self, label: str) -> str:
+        return f"(local.set $pc (i32.const @{label}@)) (br $dispatch)"
+
+    def resume_here(self, label: str) -> str:
+        """The frame resumes at block `label`."""
+        return f"(i32.store offset=4 (local.get $f) (i32.const @{label}@))"
+
+    def body(self) -> str:
+        """The blocks nested so that `br $Bk` lands at the start of block k."""
+        targets = " ".join(f"$B{k}" for k in range(len(self.segments)))
+        text = f"(block $B0 (br_table {targets} (local.get $pc)))"
+        for k, segment in enumerate(self.segments):
+            text = f"{text} {' '.join(segment)}"
+            if k + 1 < len(self.segments):
+                text = f"(block $B{k + 1} {text})"
+        for label, k in self.where.items():
+            text = text.replace(f"@{label}@", str(k))
+        return f"(loop $dispatch {text})"
+
+    def nested(self, lines: list) -> Routine:
+        """The same routine writing into `lines` (the inside of a plain `if` or loop)."""
+        inner = Routine.__new__(Routine)
+        inner.__dict__.update(self.__dict__)
+        inner.names, inner.lines = dict(self.names), lines
+        return inner
+
+
+def write_block(block, out: Routine, flat: bool) -> None:
+    for statement in block.statements:
+        name = type(statement).__name__
+        if flat and statement.decides(out.w.deciding):
+            writer = FLAT.get(name)
+            if writer is None:
+                raise NotOnWasm(f"`{name}` statements that ask for decisions", statement.pos)
+        else:
+            writer = PLAIN.get(name)
+            if writer is None:
+                raise NotOnWasm(f"`{name}` statements", statement.pos)
+        writer(statement, out)
+        for bound in statement.binds():
+            out.names[bound] = slot(out.slot(bound))
+
+
+def _step(out: Routine, pos) -> None:
+    """A place a runtime error is reported at (loops, calls): the rules position's number."""
+    out.line(set_scalar(out.w.mem.WHERE, f"(i32.const {out.w.where(pos)})"))
+
+
+# Statements that never stop --------------------------------------------------------------------------
+
+def plain_let(node, out: Routine) -> None:
+    out.line(set_slot(out.slot(node.name), out.value(node.value)))
+    out.lists[node.name] = item_kind(node.value, out.lists)
+
+
+def plain_set(node, out: Routine) -> None:
+    value, target, mem, layout = out.value(node.value), node.target, out.w.mem, out.w.layout
+    if isinstance(target, e.Name) and target.name in out.names:
+        out.line(set_slot(out.slot(target.name), value))
+        return
+    if isinstance(target, e.Name) and target.name in layout.variables:
+        out.line(store_word(mem.VARS, f"(i32.const {layout.variables[target.name] * (len(layout.players) + 1)})", value))
+    elif isinstance(target, e.Attribute) and target.name in layout.properties:
+        out.line(store_word(mem.PROPS[layout.properties[target.name]], out.value(target.subject), value))
+    else:
+        raise NotOnWasm("this `set`", node.pos)
+    out.line(set_scalar(mem.VERSION, f"(i32.add {scalar(mem.VERSION)} (i32.const 1))"))
+
+
+def plain_move(node, out: Routine) -> None:
+    from interpreter.language.statements import MOVED
+    if node.at_bottom or node.facing is not None or MOVED in out.w.symbols.handled or out.w.program.guards:
+        raise NotOnWasm("`move` to the bottom, face up or down, announced or guarded", node.pos)
+    if node.what.type == "list":
+        raise NotOnWasm("`move` of a list", node.pos)
+    what, to = out.simple(out.value(node.what)), out.simple(out.value(node.to))
+    out.line(f"(if {what} (then (call $move {what} {to})))")
+
+
+def plain_call(node, out: Routine) -> None:
+    number = out.w.routine_number(f"P_{node.name}")
+    args = [out.value(a) for a in node.args]
+    _step(out, node.pos)
+    out.line(f"(local.set $nf (call $push (i32.const {number})))")
+    out.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
+    for i, a in enumerate(args):
+        out.line(f"(i32.store offset={16 + 4 * i} (local.get $nf) {a})")
+    out.line(f"(if (call $R_P_{node.name} (local.get $nf)) (then (return (i32.const {CALL}))))")
+    out.line(set_scalar(out.w.mem.SP, f"(i32.sub {scalar(out.w.mem.SP)} (i32.const 1))"))
+
+
+def plain_signal(node, out: Routine) -> None:
+    if node.what == "return":
+        out.line(f"(return (i32.const {DONE}))")
+    elif node.what == "end turn":
+        out.line("(return (call $end_turn))")
+    elif node.what == "lose" and node.ending is None:
+        out.line(f"(return (call $lose {out.value(node.player)}))")
+    else:
+        raise NotOnWasm(f"`{node.what}`", node.pos)
+
+
+def plain_rank(node, out: Routine) -> None:
+    if node.ties_share:
+        raise NotOnWasm("`ties share`", node.pos)
+    mem, players = out.w.mem, len(out.w.layout.players)
+    for p in range(1, players + 1):
+        for k, (order, name) in enumerate(node.keys):
+            value = f"(call $F_{name} (i32.const {p}))"
+            if order != "most":
+                value = f"(i32.sub (i32.const 0) {value})"
+            out.line(store_word(mem.ARENA, f"(i32.add {scalar(mem.AP)} (i32.const {k * (players + 1) + p}))", value))
+        out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{node.keys[0][1]} (i32.const {p}))"))
+    out.line(f"(return (call $rank (i32.const {len(node.keys)}) (i32.const {players})))")
+
+
+def plain_if(node, out: Routine) -> None:
+    otherwise: list[str] = []
+    if node.otherwise is not None:
+        write_block(node.otherwise, out.nested(otherwise), False)
+    text = " ".join(otherwise)
+    for test, block in reversed(node.branches):
+        prelude, then = [], []
+        condition = out.nested(prelude).value(test)
+        write_block(block, out.nested(then), False)
+        text = f"{' '.join(prelude)} (if {condition} (then {' '.join(then)}) (else {text}))"
+    out.line(text)
+
+
+def _selection(node) -> Quantifier:
+    return Quantifier(node.pos, "select", node.variable, node.source, node.where, None, None)
+
+
+def plain_for_each(node, out: Routine) -> None:
+    items = out.simple(out.value(_selection(node)))
+    i = out.fn.local("i")
+    body: list[str] = []
+    inner = out.nested(body)
+    inner.line(set_slot(out.slot(node.variable), load_word(out.w.mem.ARENA, f"(i32.add {items} (local.get {i}))")))
+    inner.names[node.variable] = slot(out.slot(node.variable))
+    write_block(node.body, inner, False)
+    label = i[1:]
+    out.line(f"(local.set {i} (i32.const 1)) (block $fb{label} (loop $fl{label} "
+             f"(br_if $fb{label} (i32.gt_s (local.get {i}) {load_word(out.w.mem.ARENA, items)})) {' '.join(body)} "
+             f"(local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $fl{label})))")
+
+
+def plain_at_once(node, out: Routine) -> None:
+    mem = out.w.mem
+    out.line(set_scalar(mem.BATCH, f"(i32.add {scalar(mem.BATCH)} (i32.const 1))"))
+    write_block(node.body, out, False)
+    out.line(set_scalar(mem.BATCH, f"(i32.sub {scalar(mem.BATCH)} (i32.const 1))"))
+    out.line("(call $settle)")
+
+
+def plain_pass(node, out: Routine) -> None:
+    pass
+
+
+PLAIN = {"Let": plain_let, "Set": plain_set, "Move": plain_move, "CallProcedure": plain_call,
+         "Signalling": plain_signal, "Rank": plain_rank, "If": plain_if, "ForEach": plain_for_each,
+         "AtOnce": plain_at_once, "Pass": plain_pass}
+
+
+# Statements that may stop ------------------------------------------------------------------------------
+
+def _jump_unless(out: Routine, test, label: str) -> None:
+    out.line(f"(if (i32.eqz {out.value(test)}) (then {out.goto(label)}))")
+
+
+def _push(out: Routine, number: str, fill: list[str], pos) -> None:
+    """Push a frame for routine `number` and resume after it once it is done."""
+    label = out.new_label()
+    _step(out, pos)
+    out.line(f"(local.set $nf (call $push {number}))")
+    out.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
+    for line in fill:
+        out.line(line)
+    out.line(f"{out.resume_here(label)} (return (i32.const {CALL}))")
+    out.place(label)
+
+
+def _values(out: Routine, args, prefix: str) -> list[str]:
+    """The arguments kept in the frame (the next frame is filled from them after they are all made)."""
+    slots = [out.slot(f"{prefix}{i}") for i in range(len(args))]
+    for k, a in zip(slots, args):
+        out.line(set_slot(k, out.value(a)))
+    return [f"(i32.store offset={16 + 4 * i} (local.get $nf) {slot(k)})" for i, k in enumerate(slots)]
+
+
+def flat_call(node, out: Routine) -> None:
+    fill = _values(out, node.args, "arg")
+    _push(out, f"(i32.const {out.w.routine_number(f'P_{node.name}')})", fill, node.pos)
+
+
+def flat_perform(node, out: Routine) -> None:
+    w = out.w
+    numbers = {w.layout.kinds[a.kind]: w.routine_number(f"AB_{a.name}_{a.kind}") + 1
+               for a, _ in w.program.ability_blocks if a.name == node.ability}
+    table = w.table(f"ability_{node.ability}", numbers)
+    subject = out.slot("subject")
+    out.line(set_slot(subject, out.value(node.subject)))
+    routine = load_word(table, load_word(w.mem.KIND, slot(subject)))
+    done = out.new_label()
+    out.line(f"(if (i32.eqz {routine}) (then {out.goto(done)}))")
+    _push(out, f"(i32.sub {routine} (i32.const 1))", [f"(i32.store offset=12 (local.get $nf) {slot(subject)})"], node.pos)
+    out.line(out.goto(done))
+    out.place(done)
+
+
+def flat_emit(node, out: Routine) -> None:
+    if node.ordered_by is not None:
+        raise NotOnWasm("`emit ... ordered by`", node.pos)
+    fill = _values(out, node.args, "value")
+    handlers = [x for x in out.w.program.declarations if isinstance(x, d.WhenDecl) and x.event == ("event", node.event)]
+    for index in range(len(handlers)):
+        _push(out, f"(i32.const {out.w.routine_number(f'H_{node.event}_{index}')})", fill, node.pos)
+
+
+def flat_if(node, out: Routine) -> None:
+    end = out.new_label()
+    for test, block in node.branches:
+        following = out.new_label()
+        _jump_unless(out, test, following)
+        write_block(block, out, True)
+        out.line(out.goto(end))
+        out.place(following)
+    if node.otherwise is not None:
+        write_block(node.otherwise, out, True)
+    out.line(out.goto(end))
+    out.place(end)
+
+
+def flat_while(node, out: Routine) -> None:
+    top, end = out.new_label(), out.new_label()
+    out.line(out.goto(top))
+    out.place(top)
+    _jump_unless(out, node.test, end)
+    _step(out, node.pos)
+    write_block(node.body, out, True)
+    out.line(out.goto(top))
+    out.place(end)
+
+
+def flat_for_each(node, out: Routine) -> None:
+    items, index = out.slot(f"items{id(node)}"), out.slot(f"index{id(node)}")
+    out.line(set_slot(items, out.value(_selection(node))))
+    out.line(set_slot(index, "(i32.const 0)"))
+    top, end = out.new_label(), out.new_label()
+    out.line(out.goto(top))
+    out.place(top)
+    out.line(set_slot(index, f"(i32.add {slot(index)} (i32.const 1))"))
+    out.line(f"(if (i32.gt_s {slot(index)} {load_word(out.w.mem.ARENA, slot(items))}) (then {out.goto(end)}))")
+    _step(out, node.pos)
+    out.line(set_slot(out.slot(node.variable), load_word(out.w.mem.ARENA, f"(i32.add {slot(items)} {slot(index)})")))
+    out.names[node.variable] = slot(out.slot(node.variable))
+    write_block(node.body, out, True)
+    out.line(out.goto(top))
+    out.place(end)
+
+
+def flat_repeat(node, out: Routine) -> None:
+    if node.times is not None:
+        raise NotOnWasm("`repeat N times` that asks for decisions", node.pos)
+    top = out.new_label()
+    out.line(out.goto(top))
+    out.place(top)
+    _step(out, node.pos)
+    write_block(node.body, out, True)
+    out.line(out.goto(top))
+    out.place(out.new_label())
+
+
+def flat_as(node, out: Routine) -> None:
+    saved = out.slot(f"as{id(node)}")
+    out.line(set_slot(saved, YOU))
+    out.line(f"(i32.store offset=8 (local.get $f) {out.value(node.player)})")
+    write_block(node.body, out, True)
+    out.line(f"(i32.store offset=8 (local.get $f) {slot(saved)})")
+
+
+def flat_turn(node, out: Routine) -> None:
+    handled, mem = out.w.symbols.handled, out.w.mem
+    if ("start", "turn") in handled or ("end", "turn") in handled:
+        raise NotOnWasm("`start of turn` and `end of turn` rules", node.pos)
+    saved, saved_turn, end = out.slot(f"you{id(node)}"), out.slot(f"turn{id(node)}"), out.new_label()
+    out.line(set_slot(saved, YOU))
+    out.line(set_slot(saved_turn, scalar(mem.TURN_PLAYER)))
+    out.line(f"(i32.store offset=8 (local.get $f) {out.value(node.player)})")
+    out.line(set_scalar(mem.TURN_PLAYER, YOU))
+    out.line(set_scalar(mem.TURNS, f"(i32.add {scalar(mem.TURNS)} (i32.const 1))"))
+    out.line(store_word(mem.MARK_DEPTH, scalar(mem.MARKS), scalar(mem.SP)))
+    out.line(store_word(mem.MARK_PC, scalar(mem.MARKS), f"(i32.const @{end}@)"))
+    out.line(set_scalar(mem.MARKS, f"(i32.add {scalar(mem.MARKS)} (i32.const 1))"))
+    write_block(node.body, out, True)
+    out.line(out.goto(end))
+    out.place(end)
+    out.line(set_scalar(mem.MARKS, f"(i32.sub {scalar(mem.MARKS)} (i32.const 1))"))
+    out.line(f"(i32.store offset=8 (local.get $f) {slot(saved)})")
+    out.line(set_scalar(mem.TURN_PLAYER, slot(saved_turn)))
+
+
+def flat_phase(node, out: Routine) -> None:
+    handled = out.w.symbols.handled
+    if ("start", node.name) in handled or ("end", node.name) in handled:
+        raise NotOnWasm("`start of` and `end of` a phase rules", node.pos)
+    write_block(node.body, out, True)
+
+
+def flat_choose(node, out: Routine) -> None:
+    """The options as columns (one list per name bound), then the decision: drawn inside by the game's
+    bot, or asked from outside (the routine stops, its options noted as pending)."""
+    if node.group or len(node.bindings) > MAX_COLUMNS:
+        raise NotOnWasm("`choose ... by any of`, or with more bindings than 8", node.pos)
+    mem, names = out.w.mem, list(node.binds())
+    columns = [out.slot(f"column{id(node)}_{n}") for n in names]
+    count, chosen = out.slot(f"count{id(node)}"), out.slot(f"chosen{id(node)}")
+    for column in columns:
+        out.line(set_slot(column, f"(call $new_list (i32.const {OPTIONS}))"))
+        out.line(store_word(mem.ARENA, slot(column), "(i32.const 0)"))
+    kinds = [item_kind(source, out.lists) for _, source in node.bindings]
+    _option_loops(node, out, out, columns, names, 0)
+    out.line(set_slot(count, load_word(mem.ARENA, slot(columns[0]))))
+    out.line(f"(if (i32.gt_s {slot(count)} (i32.const {OPTIONS})) (then (call $fail (i32.const 3))))")
+    out.line(set_scalar(mem.AP, f"(i32.add (i32.add {slot(columns[-1])} {slot(count)}) (i32.const 1))"))
+    asking, after, answered, got = out.new_label(), out.new_label(), out.new_label(), out.new_label()
+    out.line(f"(if (i32.gt_s {slot(count)} (i32.const 0)) (then {out.goto(asking)}))")
+    for name in names:
+        out.line(set_slot(out.slot(name), "(i32.const 0)"))
+    if node.otherwise is not None:
+        write_block(node.otherwise, out, True)
+    elif not node.optional:
+        out.line(f"(return (i32.const {DONE}))")
+    out.line(out.goto(after))
+    out.place(asking)
+    player = out.value(node.by) if node.by is not None else YOU
+    total = f"(i32.add {slot(count)} (i32.const {1 if node.optional else 0}))"
+    out.line(set_slot(chosen, f"(call $ask (i32.const {out.w.layout.name(node.name)}) {player} {total})"))
+    pending = [set_scalar(mem.PENDING_COLUMNS + 4 * i, slot(c)) for i, c in enumerate(columns)]
+    pending.append(set_scalar(mem.PENDING_OPTIONAL, f"(i32.const {int(node.optional)})"))
+    out.line(f"(if (i32.eqz {slot(chosen)}) (then {' '.join(pending)} {out.resume_here(answered)} "
+             f"(return (i32.const {SUSPEND}))))")
+    out.line(out.goto(got))
+    out.place(answered)
+    out.line(set_slot(chosen, scalar(mem.ANSWER)))
+    out.line(out.goto(got))
+    out.place(got)
+    binds = " ".join(set_slot(out.slot(n), load_word(mem.ARENA, f"(i32.add {slot(c)} {slot(chosen)})"))
+                     for n, c in zip(names, columns))
+    nones = " ".join(set_slot(out.slot(n), "(i32.const 0)") for n in names)
+    out.line(f"(if (i32.gt_s {slot(chosen)} {slot(count)}) (then {nones}) (else {binds}))")
+    out.line(out.goto(after))
+    out.place(after)
+    for name, kind in zip(names, kinds):
+        out.names[name] = slot(out.slot(name))
+        out.w.column_kinds.setdefault(node.name, kinds)
+
+
+def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, level: int) -> None:
+    """The nested loops over each binding's list, adding the combinations the `where` keeps."""
+    mem = out.w.mem
+    if level == len(node.bindings):
+        adding: list[str] = []
+        add = code.inner(lines=adding)
+        for column, name in zip(columns, names):
+            length = load_word(mem.ARENA, slot(column))
+            add.line(store_word(mem.ARENA, slot(column), f"(i32.add {length} (i32.const 1))"))
+            add.line(store_word(mem.ARENA, f"(i32.add {slot(column)} {load_word(mem.ARENA, slot(column))})",
+                                code.names[name]))
+        if node.where is not None:
+            code.line(f"(if {code.value(node.where)} (then {' '.join(adding)}))")
+        else:
+            code.lines.extend(adding)
+        return
+    name, source = node.bindings[level]
+    items = code.simple(code.value(source))
+    i, item = out.fn.local("i"), out.fn.local("b")
+    body: list[str] = []
+    _option_loops(node, out, code.inner({name: f"(local.get {item})"}, body), columns, names, level + 1)
+    label = i[1:]
+    code.line(f"(local.set {i} (i32.const 1)) (block $cb{label} (loop $cl{label} "
+              f"(br_if $cb{label} (i32.gt_s (local.get {i}) {load_word(mem.ARENA, items)})) "
+              f"(local.set {item} {load_word(mem.ARENA, f'(i32.add {items} (local.get {i}))')}) "
+              f"{' '.join(body)} (local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $cl{label})))")
+
+
+FLAT = {"CallProcedure": flat_call, "Perform": flat_perform, "Emit": flat_emit, "If": flat_if, "While": flat_while,
+        "ForEach": flat_for_each, "Repeat": flat_repeat, "As": flat_as, "Turn": flat_turn, "Phase": flat_phase,
+        "Choose": flat_choose}

@@ -1,0 +1,106 @@
+"""The WebAssembly backend (issue 33's choice): Cernunos compiled to one module plays the games of the
+hand-written oracle and of the generated Python backend, copies a game as memory, keeps the engine's
+step limit, reaches nothing outside its memory, and says what it cannot compile yet with its place."""
+import random
+
+import pytest
+
+pytest.importorskip("wasmtime")
+
+import cernunos_baseline as baseline
+
+from interpreter import Game, load
+from interpreter.backends.wasm.expressions import NotOnWasm
+from interpreter.backends.wasm.program import WasmGame, WasmProgram
+from interpreter.safety.limits import LimitExceeded
+
+
+@pytest.fixture(scope="module")
+def rules(cernunos):
+    return WasmProgram(cernunos).compile()
+
+
+def test_random_games_inside_the_module_are_the_hand_written_ones(rules):
+    for seed in range(150):
+        expected = [(name, player, len(options), index) for name, player, options, index
+                    in baseline.trace_random_game(seed)]
+        game = WasmGame(rules, seed=seed)
+        assert game.play_random(trace=True) == expected, f"seed {seed}"
+        result = baseline.play_random_game(seed)
+        assert (game.result.winner, game.result.scores) == (result["winner"], result["scores"]), f"seed {seed}"
+
+
+def test_decisions_asked_from_python_are_the_generated_backends(cernunos, rules):
+    for seed in range(12):
+        python, wasm, rng = Game(cernunos, seed=seed), WasmGame(rules, seed=seed), random.Random(seed)
+        while not python.finished:
+            assert not wasm.finished
+            assert (wasm.decision.name, wasm.decision.player) == (python.decision.name, python.decision.player)
+            assert wasm.decision.labels() == python.decision.labels()
+            index = rng.randrange(len(python.decision.options))
+            python.choose(index)
+            wasm.choose(index)
+        assert wasm.finished
+        assert (wasm.result.winners, wasm.result.scores, wasm.result.reason) == \
+            (python.result.winners, python.result.scores, python.result.reason)
+
+
+def _play(game, rng):
+    while not game.finished:
+        game.choose(rng.randrange(len(game.decision.options)))
+    return game.result.winners, game.result.scores
+
+
+def test_a_copy_goes_on_as_the_original_and_alone(rules):
+    game, rng = WasmGame(rules, seed=3), random.Random(3)
+    for _ in range(20):
+        game.choose(rng.randrange(len(game.decision.options)))
+    copy, pending = game.copy(), game.decision.labels()
+    assert copy.decision.labels() == pending
+    ended = _play(copy, random.Random(99))
+    assert game.decision.labels() == pending
+    assert _play(game.copy(), random.Random(99)) == ended
+    assert _play(game, random.Random(99)) == ended
+
+
+def test_the_module_imports_nothing(rules):
+    assert list(rules.module.imports) == []
+    assert "(import" not in rules.writer.source
+
+
+def test_the_step_limit_holds_and_says_where(cernunos, rules, monkeypatch):
+    from interpreter.backends.wasm import program
+    game = WasmGame(rules, seed=0)
+    monkeypatch.setattr(program, "FUEL_PER_STEP", 300 / program.LIMITS.steps_per_decision)  # 300 instructions
+    with pytest.raises(LimitExceeded) as caught:
+        game.choose(0)  # a Tree: it burns, then the turn goes on past 300 instructions
+    assert "steps" in str(caught.value)
+    assert caught.value.position is not None and caught.value.position.file.endswith(".rules")
+
+
+def test_what_is_not_compiled_yet_is_said_at_its_place():
+    with pytest.raises(NotOnWasm) as caught:
+        WasmProgram(load("rulesets/seventh_citadel"))
+    assert caught.value.pos is not None and "seventh_citadel" in caught.value.pos.file
+
+
+def test_the_search_bot_searches_on_native_copies(cernunos, monkeypatch):
+    from interpreter.agents.bots import make_agent
+    game, rng = Game(cernunos, seed=5), random.Random(5)
+    agent = make_agent("search:30", cernunos, game, 1)
+    assert agent.native is not None  # Cernunos hides nothing, and its rules compile
+    for _ in range(6):  # its own decisions and the random answers of the other side
+        decision = game.decision
+        index = agent.choose(decision) if decision.player == game.players[0] else rng.randrange(len(decision.options))
+        assert 0 <= index < len(decision.options)
+        game.choose(index)
+    assert agent.native is not None and agent.synced == len(game.log) - 1  # the shadow followed every choice
+
+
+def test_without_the_native_backend_the_search_bot_replays(cernunos, monkeypatch):
+    from interpreter.agents.bots import make_agent
+    monkeypatch.setenv("LUDOLEX_NATIVE", "0")
+    game = Game(cernunos, seed=5)
+    agent = make_agent("search:10", cernunos, game, 1)
+    assert agent.native is None
+    assert 0 <= agent.choose(game.decision) < len(game.decision.options)
