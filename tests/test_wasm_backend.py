@@ -68,13 +68,13 @@ def test_the_module_imports_nothing(rules):
     assert "(import" not in rules.writer.source
 
 
-def test_the_step_limit_holds_and_says_where(cernunos, rules, monkeypatch):
-    from interpreter.backends.wasm import program
+def test_the_step_limit_holds_and_says_where(rules):
     game = WasmGame(rules, seed=0)
-    monkeypatch.setattr(program, "FUEL_PER_STEP", 300 / program.LIMITS.steps_per_decision)  # 300 instructions
+    game.words[rules.writer.mem.STEP_BUDGET >> 2] = 1  # one step between two decisions
+    game.words[rules.writer.mem.STEP_LIMIT >> 2] = game.words[rules.writer.mem.STEPS >> 2] + 1
     with pytest.raises(LimitExceeded) as caught:
-        game.choose(0)  # a Tree: it burns, then the turn goes on past 300 instructions
-    assert "steps" in str(caught.value)
+        game.choose(0)  # placing a Tree, then the second placement: three steps
+    assert "steps between two decisions" in str(caught.value)
     assert caught.value.position is not None and caught.value.position.file.endswith(".rules")
 
 

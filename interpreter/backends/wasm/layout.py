@@ -62,7 +62,8 @@ class Memory:
 
     SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "MTI", "DECISIONS", "FINISHED",
                "NWINNERS", "TRACED", "AP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
-               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "LOSER")
+               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "LOSER", "STEPS", "STEP_LIMIT",
+               "STEP_BUDGET")
 
     def __init__(self, layout: Layout):
         self.at = 0

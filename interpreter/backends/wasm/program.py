@@ -2,7 +2,9 @@
 
 The module is written from the checked syntax tree (`Program.declarations`, `Program.ability_blocks`)
 and imports nothing: it reaches no file, module or network, and every access is checked against its
-own memory, whose size is fixed. Fuel bounds the work between two decisions. A game is one instance;
+own memory, whose size is fixed. The engine's limits are counted inside, as the Python backend counts
+them: steps (each turn of a statement's loop, each call) between two decisions and in a game,
+decisions in a game, rounds of the `always` rules. A game is one instance;
 its copy is a new instance with the game's part of the memory copied into it.
 """
 from __future__ import annotations
@@ -21,11 +23,16 @@ from interpreter.language.checker import find_deciding
 from interpreter.play.game import seating
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
-FUEL_PER_STEP = 200  # WebAssembly instructions counted as one of the engine's steps
 DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl, d.ShownDecl, d.VariableDecl,
         d.PropertyDecl, d.ModifyDecl, d.OptionDecl)
 FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
-            3: "a decision has more than 256 options", 4: "the trace is full"}
+            3: "a decision has more than 256 options", 4: "the trace is full",
+            5: f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps between two decisions "
+               "(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
+            6: f"the game went past {LIMITS.decisions_per_game:,} decisions (LUDOLEX_DECISIONS_PER_GAME): "
+               "do the rules ever end it?",
+            7: f"the continuous (`always`) rules still change the state after {LIMITS.settle_rounds:,} rounds "
+               "(LUDOLEX_SETTLE_ROUNDS)"}
 
 
 def wasmtime_module():
@@ -144,7 +151,9 @@ class WasmProgram:
         return {**mem.constants(), "FRAME": FRAME, "MAX_FRAMES": MAX_FRAMES, "NKINDS": len(layout.kinds),
                 "NLOCATIONS": len(layout.locations), "NPLAYERS": len(layout.players), "PLAY": self.routine_number("PLAY"),
                 "ALWAYS": self.routine_number("ALWAYS"), "ARENA_WORDS": ARENA_WORDS, "TRACE_CAPACITY": TRACE_CAPACITY,
-                "TEMPLATE_USED": mem.ARENA + 4 * (len(layout.arena) + 1), "SAVED": 0}
+                "TEMPLATE_USED": mem.ARENA + 4 * (len(layout.arena) + 1), "SETTLE_ROUNDS": LIMITS.settle_rounds,
+                "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
+                "DECISIONS_PER_GAME": LIMITS.decisions_per_game}
 
     def _function(self, decl, modifiers) -> str:
         fn = Function()
@@ -174,9 +183,7 @@ class WasmProgram:
 
     def compile(self) -> WasmRules:
         wasmtime = wasmtime_module()
-        config = wasmtime.Config()
-        config.consume_fuel = True
-        engine = wasmtime.Engine(config)
+        engine = wasmtime.Engine()
         return WasmRules(self, engine, wasmtime.Module(engine, self.source))
 
     def template(self) -> bytes:
@@ -255,9 +262,8 @@ class WasmRules:
         mem = self.writer.mem
         where, failure = game.word(mem.WHERE), game.word(mem.FAILURE)
         position = self.writer.positions[where - 1] if where > 0 else None
-        if "fuel" in str(trap):
-            return LimitExceeded(position, f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps "
-                                           "between two decisions (LUDOLEX_STEPS_PER_DECISION): a loop that never ends?")
+        if failure in (5, 6, 7):
+            return LimitExceeded(position, FAILURES[failure])
         return RuleRuntimeError(position, FAILURES.get(failure, f"the rules failed ({str(trap).splitlines()[0]})"))
 
 
@@ -293,7 +299,6 @@ class WasmGame:
 
     def _call(self, name: str, *args) -> None:
         wasmtime = wasmtime_module()
-        self.store.set_fuel(int(LIMITS.steps_per_decision * FUEL_PER_STEP))
         try:
             self.exports[name](self.store, *args)
         except wasmtime.Trap as trap:
@@ -367,7 +372,6 @@ class WasmGame:
         """The game played on to its end inside the module, each decision drawn from the game's own
         generator (Python's random.Random(seed)): with `trace`, (name, player, count, index) of each."""
         wasmtime = wasmtime_module()
-        self.store.set_fuel(int(LIMITS.steps_per_game * FUEL_PER_STEP))
         try:
             self.exports["play_random"](self.store, 1 if trace else 0)
         except wasmtime.Trap as trap:

@@ -25,6 +25,15 @@
 (func $fail (param $code i32)
   (i32.store (i32.const {FAILURE}) (local.get $code))
   unreachable)
+(func $step (param $where i32)
+  (i32.store (i32.const {WHERE}) (local.get $where))
+  (i32.store (i32.const {STEPS}) (i32.add (i32.load (i32.const {STEPS})) (i32.const 1)))
+  (if (i32.gt_u (i32.load (i32.const {STEPS})) (i32.load (i32.const {STEP_LIMIT}))) (then (call $fail (i32.const 5)))))
+(func $next_decision
+  (if (i32.gt_u (i32.load (i32.const {DECISIONS})) (i32.const {DECISIONS_PER_GAME})) (then (call $fail (i32.const 6))))
+  (i32.store (i32.const {STEP_LIMIT}) (select (i32.const {STEPS_PER_GAME})
+    (i32.add (i32.load (i32.const {STEPS})) (i32.load (i32.const {STEP_BUDGET})))
+    (i32.gt_u (i32.add (i32.load (i32.const {STEPS})) (i32.load (i32.const {STEP_BUDGET}))) (i32.const {STEPS_PER_GAME})))))
 (func $new_list (param $length i32) (result i32) (local $at i32)
   (local.set $at (i32.load (i32.const {AP})))
   (if (i32.gt_u (i32.add (local.get $at) (i32.add (local.get $length) (i32.const 1))) (i32.const {ARENA_WORDS}))
@@ -171,13 +180,13 @@
   (if (i32.or (i32.load (i32.const {BATCH})) (i32.load (i32.const {SETTLING}))) (then (return)))
   (i32.store (i32.const {SETTLING}) (i32.const 1))
   (block $done (loop $rounds
-    (br_if $done (i32.ge_s (local.get $round) (i32.const 1000)))
-    (local.set $version (i32.load (i32.const {VERSION})))
+        (local.set $version (i32.load (i32.const {VERSION})))
     (local.set $f (call $push (i32.const {ALWAYS})))
     (drop (call $R_ALWAYS (local.get $f)))
     (i32.store (i32.const {SP}) (i32.sub (i32.load (i32.const {SP})) (i32.const 1)))
     (br_if $done (i32.eq (i32.load (i32.const {VERSION})) (local.get $version)))
     (local.set $round (i32.add (local.get $round) (i32.const 1)))
+    (if (i32.ge_s (local.get $round) (i32.const {SETTLE_ROUNDS})) (then (call $fail (i32.const 7))))
     (br $rounds)))
   (i32.store (i32.const {SETTLING}) (i32.const 0)))
 (func $run (export "run") (result i32) (local $at i32) (local $f i32) (local $r i32)
@@ -259,6 +268,7 @@
 ;; A decision: the option taken (from 1), drawn by the game's bot; 0 when it is asked from outside.
 (func $ask (param $name i32) (param $player i32) (param $count i32) (result i32)
   (i32.store (i32.const {DECISIONS}) (i32.add (i32.load (i32.const {DECISIONS})) (i32.const 1)))
+  (call $next_decision)
   (if (i32.eqz (i32.load (i32.const {BOT}))) (then
     (i32.store (i32.const {PENDING}) (i32.const 1))
     (i32.store (i32.const {PENDING_NAME}) (local.get $name))
@@ -268,6 +278,8 @@
   (call $pick (local.get $name) (local.get $player) (local.get $count)))
 (func $new_game (export "new_game") (param $seed i32)
   (memory.copy (i32.const 0) (i32.const {TEMPLATE}) (i32.const {TEMPLATE_USED}))
+  (i32.store (i32.const {STEP_BUDGET}) (i32.const {STEPS_PER_DECISION}))
+  (call $next_decision)
   (call $seed (local.get $seed))
   (drop (call $push (i32.const {PLAY}))))
 ;; The bot's draws from here on come from the generator seeded with `seed` (a playout of its own).

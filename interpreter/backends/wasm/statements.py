@@ -100,8 +100,9 @@ def write_block(block, out: Routine, flat: bool) -> None:
 
 
 def _step(out: Routine, pos) -> None:
-    """A place a runtime error is reported at (loops, calls): the rules position's number."""
-    out.line(set_scalar(out.w.mem.WHERE, f"(i32.const {out.w.where(pos)})"))
+    """A step of the engine's budget (a loop's turn, a call), at the rules position a runtime error is
+    then reported at."""
+    out.line(f"(call $step (i32.const {out.w.where(pos)}))")
 
 
 # Statements that never stop --------------------------------------------------------------------------
@@ -194,6 +195,7 @@ def plain_for_each(node, out: Routine) -> None:
     i = out.fn.local("i")
     body: list[str] = []
     inner = out.nested(body)
+    _step(inner, node.pos)
     inner.line(set_slot(out.slot(node.variable), load_word(out.w.mem.ARENA, f"(i32.add {items} (local.get {i}))")))
     inner.names[node.variable] = slot(out.slot(node.variable))
     write_block(node.body, inner, False)
@@ -409,9 +411,9 @@ def flat_choose(node, out: Routine) -> None:
     out.line(f"(if (i32.gt_s {slot(chosen)} {slot(count)}) (then {nones}) (else {binds}))")
     out.line(out.goto(after))
     out.place(after)
-    for name, kind in zip(names, kinds):
+    for name in names:
         out.names[name] = slot(out.slot(name))
-        out.w.column_kinds.setdefault(node.name, kinds)
+    out.w.column_kinds.setdefault(node.name, kinds)
 
 
 def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, level: int) -> None:
