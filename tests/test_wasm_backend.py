@@ -104,3 +104,11 @@ def test_without_the_native_backend_the_search_bot_replays(cernunos, monkeypatch
     agent = make_agent("search:10", cernunos, game, 1)
     assert agent.native is None
     assert 0 <= agent.choose(game.decision) < len(game.decision.options)
+
+
+def test_no_name_from_a_file_can_end_an_identifier():
+    from interpreter.backends.wasm.expressions import identifier
+    assert identifier("red.bonus_2") == "red.bonus_2"
+    for name in ["a) (call $x", "b\"", "c d", "é"]:
+        with pytest.raises(NotOnWasm):
+            identifier(name)

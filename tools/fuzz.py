@@ -34,7 +34,10 @@ A `games` input is validated (`validate_ruleset`, each diagnostic rendered as `l
 prints it, the bot files loaded as `ludolex simulate --bots` does, a mutated scenario file read as
 pytest does). When no error is reported, three games are played through `play_one` (random bots on
 seeds 1 and 2, invariants checked on seed 2, the game's rule_of_thumb bot on seed 3 when it has
-one; at most 20 turns) and the first scenarios of a mutated scenario file are run.
+one; at most 20 turns) and the first scenarios of a mutated scenario file are run. Where wasmtime is
+installed and the WebAssembly backend compiles the rules (interpreter/backends/wasm), two random games
+are played inside the module and compared with the same games on the Python backend, decision for
+decision (`play_native`): a difference counts as a crash.
 
 Each input runs in a child forked from a warm worker (the engine imported, the games loaded, the
 tables served made, the language server imported: once), with a wall-clock timeout per phase (a
@@ -119,6 +122,8 @@ from interpreter.loading.stages import load_ruleset  # noqa: E402
 from interpreter.scenarios.run import ScenarioFailure, run_scenario  # noqa: E402
 from interpreter.scenarios.files import load_scenarios  # noqa: E402
 from interpreter.simulation.runner import Table, play_one  # noqa: E402
+from interpreter.backends.errors import NotCompiled  # noqa: E402
+from interpreter.play.game import Game  # noqa: E402
 
 GAMES = mutations.shipped_games()
 TARGETS = ("games", "serve", "lsp")
@@ -202,6 +207,8 @@ def child_work(plan: dict, send) -> None:
     for number, (bot, seed, check) in enumerate(plan["games"]):
         send(phase=f"game {number}")
         play_game(ruleset, number, bot, seed, check, plan["max_turns"], send)
+    send(phase="native")
+    play_native(ruleset, send)
     if scenarios:
         send(phase="scenarios")
         for loaded in scenarios[:SCENARIOS_RUN]:
@@ -257,6 +264,73 @@ def play_game(ruleset, number: int, bot: str, seed: int, check: bool, max_turns:
     if outcome == "crash":
         message["crash"] = describe_exception(recorded)
     send(**message)
+
+
+NATIVE_SEEDS = (1, 2)
+NATIVE_DECISIONS = 2_000  # a longer game is not compared (its trace would not fit the module's)
+
+
+def play_native(ruleset, send) -> None:
+    """The input's rules on the WebAssembly backend, where wasmtime is installed and the backend
+    compiles them: random games played inside the module, each against the same game on the Python
+    backend (the same decisions, each drawn as random.Random(seed).randrange draws it, and the same
+    result, or an error of the same kind on both). A difference, or any exception but a rule error or
+    a limit, is a crash."""
+    try:
+        from interpreter.backends.wasm.program import WasmGame, WasmProgram
+        import wasmtime  # noqa: F401
+    except ImportError:
+        return
+    try:
+        rules = WasmProgram(ruleset).compile()
+    except NotCompiled:
+        return
+    except Exception as error:  # what the writer wrote, wasmtime refused; or the writer failed
+        send(game="native", outcome="crash", crash=describe_exception(error), error=str(error)[:500])
+        return
+    for seed in NATIVE_SEEDS:
+        native = _outcome(lambda: _native_trace(WasmGame, rules, seed))
+        python = _outcome(lambda: _python_trace(ruleset, seed))
+        if "too long" in (native[0], python[0]):
+            continue
+        outcome = native[0] if native == python or (native[0] == python[0] != "finished") else "crash"
+        message = {"game": f"native {seed}", "outcome": outcome, "error": ""}
+        if outcome == "crash":
+            difference = RuntimeError(f"the WebAssembly and Python backends differ: {native!r:.400} against {python!r:.400}")
+            message["crash"] = describe_exception(difference)
+        send(**message)
+
+
+class TooLong(Exception):
+    """A game longer than the comparison takes."""
+
+
+def _outcome(play) -> tuple:
+    try:
+        return ("finished", play())
+    except limits.LimitExceeded:
+        return ("limit", None)
+    except RuleRuntimeError as error:
+        return ("too long", None) if "trace is full" in str(error) else ("error", None)
+    except (NotCompiled, TooLong):
+        return ("too long", None)
+
+
+def _native_trace(game_class, rules, seed: int):
+    game = game_class(rules, seed=seed)
+    return game.play_random(trace=True), game.result.winners, game.result.scores
+
+
+def _python_trace(ruleset, seed: int):
+    game, rng, trace = Game(ruleset, seed=seed), random.Random(seed), []
+    while not game.finished:
+        if len(trace) >= NATIVE_DECISIONS:
+            raise TooLong()
+        decision = game.decision
+        index = rng.randrange(len(decision.options))
+        trace.append((decision.name, decision.player, len(decision.options), index))
+        game.choose(index)
+    return trace, game.result.winners, game.result.scores
 
 
 def error_outcome(error: BaseException) -> str:
@@ -908,6 +982,13 @@ def warm_up(games: list[str], files: dict, work: Path, timeout: float, targets: 
     if "lsp" in targets:
         import interpreter.interfaces.cli  # noqa: F401
         import interpreter.lsp.server  # noqa: F401
+    if "games" in targets:
+        try:  # the WebAssembly backend's native library, loaded here: a child loading it would be flagged
+            import wasmtime  # noqa: F401
+
+            import interpreter.backends.wasm.program  # noqa: F401
+        except ImportError:
+            pass
     for game in games:
         sandbox = build_sandbox(files[game], work / "pristine" / game)
         plan = game_plan(files[game], sandbox)

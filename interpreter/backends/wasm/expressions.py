@@ -7,6 +7,8 @@ Every value is an i32 (backends/wasm/layout.py).
 """
 from __future__ import annotations
 
+import re
+
 from interpreter.backends.errors import NotCompiled
 from interpreter.language import expressions as e
 
@@ -14,6 +16,17 @@ from interpreter.language import expressions as e
 class NotOnWasm(NotCompiled):
     def __init__(self, what: str, pos):
         super().__init__(what, pos, "the WebAssembly backend")
+
+
+IDENTIFIER = re.compile(r"[A-Za-z0-9_.]+\Z")
+
+
+def identifier(name: str) -> str:
+    """A rules or content name as part of a WebAssembly identifier (`$F_name`): checked to be made of
+    letters, digits, `_` and `.` only, so that no name from a file can end the identifier."""
+    if not IDENTIFIER.match(name):
+        raise NotOnWasm(f"the name {name!r} (only letters, digits, `_` and `.`)", None)
+    return name
 
 
 def load_word(base: int, index: str) -> str:
@@ -104,7 +117,7 @@ class WCode:
         if what == "variable":
             return load_word(self.w.mem.VARS, f"(i32.const {L.variables[name] * (len(L.players) + 1)})")
         if what == "function":
-            return f"(call $F_{name})"
+            return f"(call $F_{identifier(name)})"
         if what == "connection":  # read by `adjacent`, `ray` and `step` from the tree itself
             return "(i32.const 0)"
         table = {"kind": L.kinds, "player": L.players, "location": L.locations, "zone": L.zones}.get(what)
@@ -115,7 +128,7 @@ class WCode:
     def _Call(self, expr):
         name, symbols, L, mem = expr.name, self.w.symbols, self.w.layout, self.w.mem
         if name in symbols.functions:
-            return f"(call $F_{name} {' '.join(self.value(a) for a in expr.args)})"
+            return f"(call $F_{identifier(name)} {' '.join(self.value(a) for a in expr.args)})"
         if name in symbols.zones:
             table = self.w.table(f"zones_{name}", {L.players[p]: L.zones[f"{name}/{p}"] for p in L.players})
             return load_word(table, self.value(expr.args[0]))

@@ -13,7 +13,7 @@ import ctypes
 from dataclasses import dataclass
 from importlib import resources
 
-from interpreter.backends.wasm.expressions import Function, NotOnWasm, WCode, load_word
+from interpreter.backends.wasm.expressions import Function, NotOnWasm, WCode, identifier, load_word
 from interpreter.backends.wasm.layout import ARENA_WORDS, FRAME, MAX_FRAMES, TRACE_CAPACITY, Layout, Memory
 from interpreter.backends.wasm.statements import SELF, YOU, Routine, write_block
 from interpreter.diagnostics.errors import RuleRuntimeError
@@ -28,7 +28,7 @@ DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl
 FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
             3: "a decision has more than 256 options", 4: "the trace is full",
             5: f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps between two decisions "
-               "(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
+               f"(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
             6: f"the game went past {LIMITS.decisions_per_game:,} decisions (LUDOLEX_DECISIONS_PER_GAME): "
                "do the rules ever end it?",
             7: f"the continuous (`always`) rules still change the state after {LIMITS.settle_rounds:,} rounds "
@@ -91,6 +91,7 @@ class WasmProgram:
         return self.tables[key]
 
     def routine_number(self, name: str) -> int:
+        identifier(name)
         if name not in self.routines:
             self.routines.append(name)
         return self.routines.index(name)
@@ -131,7 +132,7 @@ class WasmProgram:
         calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
         runtime = resources.files(__package__).joinpath("runtime.wat").read_text()
-        pages = self.next_table // 65536 + 1
+        pages = self.pages = self.next_table // 65536 + 1
         image = self.template()[: self.mem.ARENA + 4 * len(self.layout.arena)]
         data = [f"(data (i32.const {self.mem.TEMPLATE}) \"{_escaped(image)}\")"]
         data += [f"(data (i32.const {address}) \"{_escaped(_bytes(values))}\")" for address, values in self.table_data]
@@ -165,7 +166,7 @@ class WasmProgram:
             total = f"(i32.add {total} {part})"
         params = " ".join(f"(param $a{i} i32)" for i in range(len(decl.params)))
         locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
-        return f"(func $F_{decl.name} {params} (result i32) {locals_} {' '.join(code.lines)} {total})"
+        return f"(func $F_{identifier(decl.name)} {params} (result i32) {locals_} {' '.join(code.lines)} {total})"
 
     def _routine(self, name, body, flat, params, condition=None) -> None:
         self.routine_number(name)
@@ -183,7 +184,14 @@ class WasmProgram:
 
     def compile(self) -> WasmRules:
         wasmtime = wasmtime_module()
-        engine = wasmtime.Engine()
+        config = wasmtime.Config()
+        # Reserve the module's own memory only (its size is fixed), not wasmtime's default of 4 GiB and a
+        # guard: a game runs under a cap on address space too (ulimit -v, the fuzzer's). Accesses are
+        # then checked explicitly.
+        config.memory_reservation = self.pages * 65536
+        config.memory_guard_size = 0
+        config.memory_reservation_for_growth = 0
+        engine = wasmtime.Engine(config)
         return WasmRules(self, engine, wasmtime.Module(engine, self.source))
 
     def template(self) -> bytes:

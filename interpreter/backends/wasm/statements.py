@@ -12,6 +12,7 @@ from __future__ import annotations
 from interpreter.backends.wasm.expressions import (
     NotOnWasm,
     WCode,
+    identifier,
     item_kind,
     load_word,
     scalar,
@@ -144,7 +145,7 @@ def plain_call(node, out: Routine) -> None:
     out.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
     for i, a in enumerate(args):
         out.line(f"(i32.store offset={16 + 4 * i} (local.get $nf) {a})")
-    out.line(f"(if (call $R_P_{node.name} (local.get $nf)) (then (return (i32.const {CALL}))))")
+    out.line(f"(if (call $R_P_{identifier(node.name)} (local.get $nf)) (then (return (i32.const {CALL}))))")
     out.line(set_scalar(out.w.mem.SP, f"(i32.sub {scalar(out.w.mem.SP)} (i32.const 1))"))
 
 
@@ -165,11 +166,11 @@ def plain_rank(node, out: Routine) -> None:
     mem, players = out.w.mem, len(out.w.layout.players)
     for p in range(1, players + 1):
         for k, (order, name) in enumerate(node.keys):
-            value = f"(call $F_{name} (i32.const {p}))"
+            value = f"(call $F_{identifier(name)} (i32.const {p}))"
             if order != "most":
                 value = f"(i32.sub (i32.const 0) {value})"
             out.line(store_word(mem.ARENA, f"(i32.add {scalar(mem.AP)} (i32.const {k * (players + 1) + p}))", value))
-        out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{node.keys[0][1]} (i32.const {p}))"))
+        out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{identifier(node.keys[0][1])} (i32.const {p}))"))
     out.line(f"(return (call $rank (i32.const {len(node.keys)}) (i32.const {players})))")
 
 
