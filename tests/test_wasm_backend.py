@@ -2,6 +2,7 @@
 hand-written oracle and of the generated Python backend, copies a game as memory, keeps the engine's
 step limit, reaches nothing outside its memory, and says what it cannot compile yet with its place."""
 import random
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,20 @@ def test_no_name_from_a_file_can_end_an_identifier():
     for name in ["a) (call $x", "b\"", "c d", "é"]:
         with pytest.raises(NotOnWasm):
             identifier(name)
+
+
+def test_it_plays_under_a_cap_on_address_space():
+    """wasmtime's default reserves 4 GiB per instance; under `ulimit -v` the backend reserves less."""
+    import subprocess
+    import sys
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
+            "from interpreter import load\n"
+            "from interpreter.backends.wasm.program import WasmGame, WasmProgram\n"
+            "game = WasmGame(WasmProgram(load('rulesets/cernunos')).compile(), seed=1)\n"
+            "game.play_random()\n"
+            "print(game.result.winners)\n")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() in ("['green']", "['purple']", "[]")

@@ -34,6 +34,7 @@ import cernunos_baseline as baseline
 
 from interpreter import Game, load
 from interpreter.backends.lua.expressions import NotOnLua
+from interpreter.backends.wasm.layout import Layout
 from interpreter.engine.runtime import Runtime
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
@@ -163,35 +164,6 @@ static int run(G* g) {
   return 0;
 }
 """
-
-
-class Layout:
-    """The numbers of the content's names, and the constant lists, laid in the arena's start."""
-
-    def __init__(self, ruleset, state):
-        program, board = ruleset.program, ruleset.board
-        self.kinds = {k: i for i, k in enumerate(program.kind_order, 1)}
-        self.players = {p: i for i, p in enumerate(program.players, 1)}
-        self.locations = {loc: i for i, loc in enumerate(board.locations, 1)}
-        self.zones = dict(self.locations)
-        for zone in state.zones:
-            self.zones.setdefault(zone, len(self.zones) + 1)
-        self.components = {cid: i for i, cid in enumerate(state.components, 1)}
-        self.properties = {name: i for i, name in enumerate(program.symbols.properties, 1)}
-        self.variables = {name: i for i, name in enumerate(program.symbols.variables, 1)}
-        self.directions = {direction: i for i, direction in enumerate(sorted(set(board._directions.values())), 1)}
-        self.names: dict[str, int] = {}
-        self.arena: list[int] = [0]  # offset 0: no list
-        self.constants: dict = {}
-
-    def name(self, text: str) -> int:
-        return self.names.setdefault(text, len(self.names) + 1)
-
-    def constant_list(self, key, items: list[int]) -> int:
-        if key not in self.constants:
-            self.constants[key] = len(self.arena)
-            self.arena += [len(items), *items]
-        return self.constants[key]
 
 
 class CCode:

@@ -185,12 +185,13 @@ class WasmProgram:
     def compile(self) -> WasmRules:
         wasmtime = wasmtime_module()
         config = wasmtime.Config()
-        # Reserve the module's own memory only (its size is fixed), not wasmtime's default of 4 GiB and a
-        # guard: a game runs under a cap on address space too (ulimit -v, the fuzzer's). Accesses are
-        # then checked explicitly.
-        config.memory_reservation = self.pages * 65536
-        config.memory_guard_size = 0
-        config.memory_reservation_for_growth = 0
+        if _address_space_capped():
+            # wasmtime reserves 4 GiB and a guard per instance, so that accesses need no check: under a
+            # cap on address space (ulimit -v, the fuzzer's) that fails. There, only the module's own
+            # pages are reserved, and accesses are checked (about 10% slower).
+            config.memory_reservation = self.pages * 65536
+            config.memory_guard_size = 0
+            config.memory_reservation_for_growth = 0
         engine = wasmtime.Engine(config)
         return WasmRules(self, engine, wasmtime.Module(engine, self.source))
 
@@ -219,6 +220,15 @@ class WasmProgram:
             put(mem.ARENA, i, value)
         put(mem.AP, 0, len(layout.arena))
         return _bytes(words)
+
+
+def _address_space_capped() -> bool:
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return False
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return soft != resource.RLIM_INFINITY
 
 
 def _number(value, layout: Layout) -> int:
