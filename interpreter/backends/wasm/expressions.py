@@ -70,16 +70,15 @@ class Function:
 class WCode:
     """Instructions of one function with preludes: `value(expr)` returns a folded expression."""
 
-    def __init__(self, w, fn: Function, names: dict, lines: list, loops: list | None = None):
+    def __init__(self, w, fn: Function, names: dict, lines: list):
         self.w, self.fn, self.names, self.lines = w, fn, names, lines
-        self.loops = loops or []
 
     def line(self, text):
         self.lines.append(text)
 
-    def inner(self, names=None, lines=None, loops=None):
-        return WCode(self.w, self.fn, {**self.names, **(names or {})}, self.lines if lines is None else lines,
-                     self.loops if loops is None else loops)
+    def inner(self, names=None, lines=None):
+        """Instructions with more names in view, into `lines` (by default this code's own)."""
+        return WCode(self.w, self.fn, {**self.names, **(names or {})}, self.lines if lines is None else lines)
 
     def temp(self, value: str) -> str:
         local = self.fn.local()
@@ -249,7 +248,7 @@ class WCode:
                 self.line(store_word(mem.ARENA, f"(local.get {result})", "(i32.const 0)"))
 
         body_lines: list[str] = []
-        body = self.inner({expr.variable: f"(local.get {item})"}, body_lines, self.loops + [block])
+        body = self.inner({expr.variable: f"(local.get {item})"}, body_lines)
         if builtin == "beneath":
             c = self.simple(self.value(source.args[0]))
             zone = self.temp(load_word(mem.ZONE, c))
@@ -298,19 +297,17 @@ class WCode:
         else:
             body.lines.extend(action_lines)
         inner_body = body_lines
-        if builtin == "tops":
-            inner_body = [f"(if (local.get {item}) (then {' '.join(body_lines)}))"]
         if expr.while_ is not None:
             while_lines: list[str] = []
             test = self.inner({expr.variable: f"(local.get {item})"}, while_lines).value(expr.while_)
             inner_body = while_lines + [f"(br_if {block} (i32.eqz {test}))"] + inner_body
+        if builtin == "tops":  # an empty location has no top: not an item
+            inner_body = [f"(if (local.get {item}) (then {' '.join(inner_body)}))"]
         self.line(f"(block {block} (loop {loop} {head} {fetch} {' '.join(inner_body)} {step} (br {loop})))")
         if q == "select":
             length = load_word(mem.ARENA, f"(local.get {result})")
             self.line(set_scalar(mem.AP, f"(i32.add (i32.add (local.get {result}) {length}) (i32.const 1))"))
         return f"(local.get {result})"
-
-
 
 
 LIST_ITEMS = {"kinds": "kind", "locations": "location", "adjacent": "location", "ray": "location",
