@@ -16,7 +16,7 @@ $(VENV)/core.done: pyproject.toml  # what `ludolex` needs to play, validate and 
 	@$(BIN)/python -m compileall -q interpreter >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
-$(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib), Ray, the learning libraries (OpenSpiel, PettingZoo) and LuaJIT (lupa)
+$(VENV)/test.done: $(VENV)/core.done  # and the test tools, plots (matplotlib), Ray, the learning libraries (OpenSpiel, PettingZoo) and wasmtime (the WebAssembly backend)
 	@echo "adding the test tools, reports and Ray to $(VENV) (once)"
 	@$(INSTALL) -e '.[test,report,ray,agents,native]' >> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@

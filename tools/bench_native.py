@@ -1,22 +1,18 @@
 #!/usr/bin/env python3
-"""Issue 33: Cernunos on the WebAssembly and Lua backends against the generated Python backend and
-the hand-written baseline, in one run; and the cost of copying a game in each.
+"""Issue 33: Cernunos on the WebAssembly backend against the generated Python backend and the
+hand-written baseline, in one run; and the cost of copying a game in each.
 
-    pip install -e '.[native]'     # wasmtime and lupa: wheels, nothing compiled
+    pip install -e '.[native]'     # wasmtime: a wheel, nothing compiled
     python tools/bench_native.py --games 500 --rounds 3
 
 Games: the same seeds on each side, every decision drawn as `random.Random(seed).randrange` draws it
-(the three play the same games: tests/test_lua_backend.py), in CPU seconds, rounds interleaved
-(A B C, A B C...), the median round. "Lua" plays each game inside Lua from its start, which Lua
-copies from a start made once (LuaRules.start); "Lua, from Python" makes each start through
-Python and asks every decision across the boundary.
-
-"WebAssembly, inside the module" plays the games in a loop of the module's own (`play_many`);
-"WebAssembly, a call per game" starts and plays each from Python on one instance.
+(they play the same games: tests/test_wasm_backend.py), in CPU seconds, rounds interleaved (A B C,
+A B C...), the median round. "Inside the module" plays the games in a loop of the module's own
+(`play_many`); "a call per game" starts and plays each from Python on one instance.
 
 Copies: a game at its decision `--at`; the generated backend copies by replaying the choices so far
-(Game.clone), the Lua backend copies its tables (R.copy), the WebAssembly backend copies its memory
-into another game's instance (WasmGame.copy(into=...)), each measured against one of its decisions.
+(Game.clone), the WebAssembly backend copies its memory into another game's instance
+(WasmGame.copy(into=...)), each measured against one of its decisions.
 """
 from __future__ import annotations
 
@@ -33,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cernunos_baseline as baseline
 
 from interpreter import Game, load
-from interpreter.backends.lua.program import LuaGame, LuaProgram
 from interpreter.backends.wasm.program import WasmGame, WasmProgram
 
 
@@ -49,11 +44,6 @@ def engine_games(ruleset, seeds):
             game.choose(rng.randrange(len(game.decision.options)))
 
 
-def lua_games(rules, seeds):
-    for seed in seeds:
-        LuaGame(rules, seed=seed).play_random()
-
-
 def wasm_games(game, seeds):
     for seed in seeds:
         game.restart(seed)
@@ -64,42 +54,27 @@ def wasm_games_inside(game, seeds):
     game.exports["play_many"](game.store, seeds.start, len(seeds))
 
 
-def lua_games_asked(rules, seeds):
-    for seed in seeds:
-        game, rng = LuaGame(rules, seed=seed), random.Random(seed)
-        while not game.finished:
-            game.choose(rng.randrange(len(game.decision.options)))
-
-
 def cpu(function, *args) -> float:
     start = time.process_time()
     function(*args)
     return time.process_time() - start
 
 
-def copies(ruleset, rules, wasm_rules, at: int) -> dict:
+def copies(ruleset, rules, at: int) -> dict:
     """Seconds to copy a game at decision `at`, and of one decision, on each backend."""
-    game, rng = Game(ruleset, seed=1), random.Random(1)
-    lua, wasm = LuaGame(rules, seed=1), WasmGame(wasm_rules, seed=1)
+    game, rng, wasm = Game(ruleset, seed=1), random.Random(1), WasmGame(rules, seed=1)
     for _ in range(at):
         index = rng.randrange(len(game.decision.options))
         game.choose(index)
-        lua.choose(index)
         wasm.choose(index)
-    assert lua.decision.labels() == game.decision.labels() == wasm.decision.labels(), "the backends went apart"
-    scratch = WasmGame(wasm_rules, seed=2)
-    wasm_copy = statistics.median(cpu(lambda: [wasm.copy(into=scratch) for _ in range(1000)]) / 1000 for _ in range(5))
+    assert wasm.decision.labels() == game.decision.labels(), "the backends went apart"
     clone = statistics.median(cpu(game.clone) for _ in range(30))
-    R, G = rules.R, lua.G
-    copy = statistics.median(cpu(lambda: [R.copy(G) for _ in range(100)]) / 100 for _ in range(15))
+    scratch = WasmGame(rules, seed=2)
+    copy = statistics.median(cpu(lambda: [wasm.copy(into=scratch) for _ in range(1000)]) / 1000 for _ in range(5))
     seeds = range(1000, 1100)
-    decisions_python = sum(_decisions(Game(ruleset, seed=s)) for s in seeds)
-    python_decision = cpu(engine_games, ruleset, seeds) / decisions_python
-    lua_decision = cpu(lua_games, rules, seeds) / decisions_python
-    player = WasmGame(wasm_rules, seed=0)
-    wasm_decision = cpu(wasm_games_inside, player, range(1000, 1100)) / decisions_python
-    return {"clone": clone, "copy": copy, "python_decision": python_decision, "lua_decision": lua_decision,
-            "wasm_copy": wasm_copy, "wasm_decision": wasm_decision}
+    decisions = sum(_decisions(Game(ruleset, seed=s)) for s in seeds)
+    return {"clone": clone, "copy": copy, "python_decision": cpu(engine_games, ruleset, seeds) / decisions,
+            "wasm_decision": cpu(wasm_games_inside, WasmGame(rules, seed=0), seeds) / decisions}
 
 
 def _decisions(game) -> int:
@@ -117,15 +92,11 @@ def main() -> None:
     parser.add_argument("--at", type=int, default=30, help="the decision at which a game is copied")
     args = parser.parse_args()
     ruleset = load("rulesets/cernunos")
-    rules = LuaProgram(ruleset).compile()
-    wasm_rules = WasmProgram(ruleset).compile()
-    player = WasmGame(wasm_rules, seed=0)
+    rules = WasmProgram(ruleset).compile()
+    player = WasmGame(rules, seed=0)
     seeds = range(args.games)
-    lua_games(rules, range(10_000, 10_000 + args.games))  # LuaJIT's traces made before timing
     sides = {"hand-written baseline (Python)": lambda: baseline_games(seeds),
              "generated Python backend": lambda: engine_games(ruleset, seeds),
-             "Lua backend, decisions asked from Python": lambda: lua_games_asked(rules, seeds),
-             "Lua backend, played inside Lua": lambda: lua_games(rules, seeds),
              "WebAssembly backend, a call per game": lambda: wasm_games(player, seeds),
              "WebAssembly backend, inside the module": lambda: wasm_games_inside(player, seeds)}
     times: dict[str, list[float]] = {name: [] for name in sides}
@@ -133,20 +104,18 @@ def main() -> None:
         for name, run in sides.items():
             times[name].append(cpu(run))
     base = statistics.median(times["hand-written baseline (Python)"])
-    print(f"Cernunos, {args.games} random games, CPU seconds, median of {args.rounds} interleaved rounds")
-    print(f"{'':44} {'games/s':>9} {'x baseline':>11}")
     width = max(map(len, times))
+    print(f"Cernunos, {args.games} random games, CPU seconds, median of {args.rounds} interleaved rounds")
+    print(f"{'':{width}} {'games/s':>9} {'x baseline':>11}")
     for name, measured in times.items():
         median = statistics.median(measured)
         print(f"{name:{width}} {args.games / median:9.0f} {base / median:11.2f}")
-    found = copies(ruleset, rules, wasm_rules, args.at)
+    found = copies(ruleset, rules, args.at)
     print(f"\nA copy of a game at its decision {args.at} (seed 1):")
     print(f"  generated Python backend, replayed (Game.clone): {found['clone'] * 1e6:9.1f} µs"
           f" = {found['clone'] / found['python_decision']:6.1f} of its decisions")
-    print(f"  Lua backend, its tables copied (R.copy):         {found['copy'] * 1e6:9.1f} µs"
-          f" = {found['copy'] / found['lua_decision']:6.1f} of its decisions")
-    print(f"  WebAssembly, its memory copied (copy(into=)):    {found['wasm_copy'] * 1e6:9.1f} µs"
-          f" = {found['wasm_copy'] / found['wasm_decision']:6.1f} of its decisions")
+    print(f"  WebAssembly, its memory copied (copy(into=)):    {found['copy'] * 1e6:9.1f} µs"
+          f" = {found['copy'] / found['wasm_decision']:6.1f} of its decisions")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Issue 33's spike, fourth step: the ceiling of a compiled core on whole games.
 
-The Lua backend's front end (the checked tree, the same flat frames) retargeted to C: every value an
-int (kinds, players, locations, zones and components numbered; none is 0), lists in an arena, the
-state and the frames in one struct, compiled by `gcc -O2` and called through ctypes. It is a
+The front end's checked tree written as C, with the WebAssembly backend's layout and flat frames
+(`goto` where it has numbered blocks): every value an int (kinds, players, locations, zones and
+components numbered; none is 0), lists in an arena, the state and the frames in one struct, compiled by `gcc -O2` and called through ctypes. It is a
 measuring instrument, not a backend: it needs a C compiler where the rules load, which a plain
 `pip install` cannot assume, and it compiles only what Cernunos uses. What it measures is what a
 method-compiled core (Rust, or WebAssembly through Cranelift) could reach on whole games, where
@@ -12,8 +12,8 @@ LuaJIT's traces lose most of their gain (docs/performance.md).
     python tools/spike_c_backend.py --games 2000
 
 It checks its random games against the hand-written baseline decision for decision (200 seeds),
-then times, in one run: the baseline, the generated Python backend, the Lua backend (if lupa is
-installed) and the C code, and the copy of a game (a memcpy of the struct's used part).
+then times, in one run: the baseline, the generated Python backend and the C code, and the copy of
+a game (a memcpy of the struct's used part).
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cernunos_baseline as baseline
 
 from interpreter import Game, load
-from interpreter.backends.lua.expressions import NotOnLua
+from interpreter.backends.errors import NotCompiled
 from interpreter.backends.wasm.layout import Layout
 from interpreter.engine.runtime import Runtime
 from interpreter.language import declarations as d
@@ -167,7 +167,7 @@ static int run(G* g) {
 
 
 class CCode:
-    """Lines of C with preludes, as the Lua backend's Code (expressions)."""
+    """Lines of C with preludes, as the WebAssembly backend's WCode (expressions)."""
 
     def __init__(self, w, names, lines, depth=1):
         self.w, self.names, self.lines, self.depth = w, names, lines, depth
@@ -184,7 +184,7 @@ class CCode:
     def value(self, expr) -> str:
         method = getattr(self, "_" + type(expr).__name__, None)
         if method is None:
-            raise NotOnLua(f"{type(expr).__name__} in C", expr.pos)
+            raise NotCompiled(f"{type(expr).__name__} in C", expr.pos)
         return method(expr)
 
     def simple(self, code):
@@ -202,13 +202,13 @@ class CCode:
             return "1" if v else "0"
         if isinstance(v, int):
             return str(v)
-        raise NotOnLua("a text in C", expr.pos)
+        raise NotCompiled("a text in C", expr.pos)
 
     def atom(self, name, pos):
         L, what = self.w.layout, self.w.symbols.kind_of(name)
         table = {"kind": L.kinds, "player": L.players, "location": L.locations, "zone": L.zones}.get(what)
         if table is None or name not in table:
-            raise NotOnLua(f"the name {name} in C", pos)
+            raise NotCompiled(f"the name {name} in C", pos)
         return str(table[name])
 
     def _Name(self, expr):
@@ -263,7 +263,7 @@ class CCode:
             return f"{table}[{args[0]}]"
         if name in ("kinds", "occupied", "tops", "pieces", "beneath"):
             return self.list_builtin(name, args[0])
-        raise NotOnLua(f"{name}() in C", expr.pos)
+        raise NotCompiled(f"{name}() in C", expr.pos)
 
     def list_builtin(self, name, arg):
         t, i = self.temp(), self.temp()
@@ -282,7 +282,7 @@ class CCode:
             self.line(f"int {t} = new_list(g, g->zn[{arg}]);")
             self.line(f"for (int {i} = 0; {i} < g->zn[{arg}]; {i}++) g->arena[{t} + 1 + {i}] = g->z[{arg}][{i}];")
         else:
-            raise NotOnLua("beneath() as a value in C", None)
+            raise NotCompiled("beneath() as a value in C", None)
         return t
 
     def _Attribute(self, expr):
@@ -294,7 +294,7 @@ class CCode:
             return f"(g->zone[{c}] <= NLOCATIONS ? g->zone[{c}] : 0)"
         if expr.name in self.w.layout.properties:
             return f"g->props[{self.w.layout.properties[expr.name]}][{c}]"
-        raise NotOnLua(f".{expr.name} in C", expr.pos)
+        raise NotCompiled(f".{expr.name} in C", expr.pos)
 
     def _Is(self, expr):
         c, symbols = self.value(expr.subject), self.w.symbols
@@ -358,7 +358,7 @@ class CCode:
         q, result, item, i = expr.quantifier, self.temp(), self.temp(), self.temp()
         initial = {"count": "0", "sum": "0", "any": "0", "all": "1", "first": "0"}.get(q)
         if q != "select" and initial is None:
-            raise NotOnLua(f"{q}() in C", expr.pos)
+            raise NotCompiled(f"{q}() in C", expr.pos)
         self.line(f"int {result} = {initial or 0};")
 
         def reserve(capacity):  # a select's room, made before its loop allocates anything
@@ -432,7 +432,7 @@ class CRoutine(CCode):
         if name not in self.slots:
             self.slots[name] = len(self.slots)
             if len(self.slots) > 40:
-                raise NotOnLua("more than 40 slots in a frame", None)
+                raise NotCompiled("more than 40 slots in a frame", None)
         return f"f->v[{self.slots[name]}]"
 
     def label(self):
@@ -681,7 +681,7 @@ class CWriter:
             out.line("if (g->nwinners != 1) g->nwinners = 0;")
             out.line("return finish(g);")
         else:
-            raise NotOnLua(node.what, node.pos)
+            raise NotCompiled(node.what, node.pos)
 
     def plain_Rank(self, node, out):
         keys = [(order == "most", name) for order, name in node.keys]
@@ -962,17 +962,6 @@ def main() -> None:
     sides = {"hand-written baseline (Python)": (baseline_games, args.games),
              "generated Python backend": (engine_games, args.games // 10),
              "C from the same front end (gcc -O2)": (c_games, args.games)}
-    try:
-        from interpreter.backends.lua.program import LuaGame, LuaProgram
-        rules = LuaProgram(ruleset).compile()
-
-        def lua_games():
-            for seed in seeds[: args.games // 2]:
-                LuaGame(rules, seed=seed).play_random()
-        lua_games()
-        sides["Lua backend"] = (lua_games, args.games // 2)
-    except ImportError:
-        pass
     times = {name: [] for name in sides}
     for _ in range(args.rounds):
         for name, (run, _) in sides.items():

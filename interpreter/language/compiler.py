@@ -48,7 +48,7 @@ def compile_program(content: Content, board: boards.Board, declarations: list, a
     program.unordered = symbols.unordered_zones()
     program.options = symbols.options
     program.symbols = symbols
-    program.declarations, program.ability_blocks, program.board = declarations, abilities, board
+    program.declarations, program.ability_blocks = declarations, abilities
     codegen = program.codegen = CodeGen(board)
     if backend == "generated":
         block_code.install(codegen)

@@ -61,7 +61,6 @@ class Program:
     score: object = None  # the manifest's score, f(rt, player) -> number, or None (reports, `because`)
     declarations: list = field(default_factory=list)  # the checked syntax tree, for other backends (backends/)
     ability_blocks: list = field(default_factory=list)  # (content.models.Ability, its checked Block)
-    board: object = None  # the game's board (engine.board.Board)
 
     def chosen_options(self, given: dict | None) -> dict:
         """Every option's value for a game: the ones `given` (a value or its text, as `--option NAME=VALUE`

@@ -61,10 +61,14 @@ class Function:
         self.count = 0
 
     def local(self, hint: str = "t") -> str:
-        self.count += 1
-        name = f"${hint}{self.count}"
+        name = self.label(hint)
         self.locals.append(name)
         return name
+
+    def label(self, hint: str) -> str:
+        """A name no other local or label of the function has."""
+        self.count += 1
+        return f"${hint}{self.count}"
 
 
 class WCode:
@@ -240,7 +244,7 @@ class WCode:
         self.line(f"(local.set {result} (i32.const {initial}))")
         source, fn = expr.source, self.fn
         builtin = source.name if isinstance(source, e.Call) and source.name not in self.w.symbols.functions else None
-        block, loop = f"$b{fn.local('x')[2:]}", f"$l{fn.count}"
+        block, loop = fn.label("b"), fn.label("l")
 
         def reserve(capacity):
             if q == "select":

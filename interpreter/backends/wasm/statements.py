@@ -25,6 +25,7 @@ from interpreter.backends.wasm.layout import MAX_COLUMNS, OPTIONS, SLOTS
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language.expressions import Quantifier
+from interpreter.language.statements import MOVED
 
 DONE, CALL, SUSPEND = 0, 1, 2
 YOU, SELF = "(i32.load offset=8 (local.get $f))", "(i32.load offset=12 (local.get $f))"
@@ -128,7 +129,6 @@ def plain_set(node, out: Routine) -> None:
 
 
 def plain_move(node, out: Routine) -> None:
-    from interpreter.language.statements import MOVED
     if node.at_bottom or node.facing is not None or MOVED in out.w.symbols.handled or out.w.program.guards:
         raise NotOnWasm("`move` to the bottom, face up or down, announced or guarded", node.pos)
     if node.what.type == "list":
