@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("wasmtime")
 
 import cernunos_baseline as baseline
+from toy import toy_folder
 
 from interpreter import Game, load
 from interpreter.backends.wasm.expressions import NotOnWasm
@@ -44,6 +45,65 @@ def test_decisions_asked_from_python_are_the_generated_backends(cernunos, rules)
         assert wasm.finished
         assert (wasm.result.winners, wasm.result.scores, wasm.result.reason) == \
             (python.result.winners, python.result.scores, python.result.reason)
+
+
+def assert_same_games(ruleset, seeds, players=None):
+    """Random games on the generated Python backend and on the module, at this table: the same decisions,
+    options and labels, and the same results."""
+    rules = WasmProgram(ruleset, players).compile()
+    for seed in seeds:
+        python, wasm = Game(ruleset, seed=seed, players=players), WasmGame(rules, seed, players)
+        rng = random.Random(seed)
+        while not python.finished:
+            assert not wasm.finished, f"seed {seed}: the module ended, Python asks {python.decision.name}"
+            expected = (python.decision.name, python.decision.player, python.decision.labels())
+            assert (wasm.decision.name, wasm.decision.player, wasm.decision.labels()) == expected, f"seed {seed}"
+            index = rng.randrange(len(python.decision.options))
+            python.choose(index)
+            wasm.choose(index)
+        assert wasm.finished, f"seed {seed}: Python ended, the module asks {wasm.decision}"
+        assert vars(wasm.result) == vars(python.result), f"seed {seed}"
+
+
+SHOUTING = """\
+    zone supply per player
+    zone pot
+    variable current = first(p in players)
+    variable score per player = 0
+    variable mood = "calm"
+
+    play:
+        repeat:
+            turn current:
+                choose action in ["bet", "rest", "shout"] as act
+                if action = "bet":
+                    choose chip in pieces(supply(you)) as bet or pass
+                    if chip != none:
+                        move chip to pot
+                        set score(you) = score(you) + 2
+                elif action = "shout" and mood = "calm":
+                    set mood = "loud"
+                    set score(you) = score(you) + 1
+                elif action = "shout":
+                    lose you by "shouting twice"
+                if score(you) >= 5:
+                    win you by "five points"
+                if count(p in players where empty(supply(p))) >= 2:
+                    draw
+            set current = next(current)
+    """
+
+
+@pytest.mark.parametrize("players", [None, ["blue", "green"], ["green", "red"]])
+def test_texts_variables_of_each_player_endings_and_partial_tables(tmp_path, players):
+    folder = toy_folder(tmp_path, """\
+        players: [red, blue, green]
+        board:
+          locations: {}
+        pieces:
+          chip: {per_player: 3, starts_in: supply}
+        """, shouting=SHOUTING)
+    assert_same_games(load(folder), range(40), players)
 
 
 def _play(game, rng):

@@ -110,8 +110,8 @@ class SearchAgent:
         # Random playouts of a game with nothing hidden, on the native backend where it compiles the rules: a
         # world is then a copy of memory, and its playout runs inside the module (no replay, no determinizing).
         self.native = None
-        if self.policy is None and _nothing_hidden(program) and list(game.players) == list(program.players):
-            self.native = native_rules(ruleset)
+        if self.policy is None and _nothing_hidden(program):
+            self.native = native_rules(ruleset, game.players)
         self.shadow = self.scratch = None  # the native game kept at the real one's position, and a world to copy it to
         self.synced = 0  # how many of the real game's choices the shadow has made
 
@@ -173,8 +173,8 @@ class SearchAgent:
         if it does not ask what the real game asks."""
         from interpreter.backends.wasm.program import WasmGame
         if self.shadow is None:
-            self.shadow = WasmGame(self.native, seed=self.game.seed)
-            self.scratch = WasmGame(self.native, seed=self.game.seed)
+            self.shadow = WasmGame(self.native, seed=self.game.seed, players=self.game.players)
+            self.scratch = WasmGame(self.native, seed=self.game.seed, players=self.game.players)
         log = self.game.log
         for index in log[self.synced:]:
             self.shadow.choose(index)

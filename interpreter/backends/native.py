@@ -12,16 +12,19 @@ _NOT_INSTALLED = "wasmtime is not installed: the Python backend plays (pip insta
 _said = False
 
 
-def native_rules(ruleset):
-    """The ruleset's WasmRules, made at the first call, or None (always None with LUDOLEX_NATIVE=0)."""
+def native_rules(ruleset, players: list[str] | None = None):
+    """The ruleset's WasmRules for this table (`players`, in seating order; None: the default table),
+    made at the first call, or None (always None with LUDOLEX_NATIVE=0)."""
     if os.environ.get("LUDOLEX_NATIVE") == "0":
         return None
-    if "native" not in ruleset.__dict__:
-        ruleset.__dict__["native"] = _compiled(ruleset)
-    return ruleset.__dict__["native"]
+    built = ruleset.__dict__.setdefault("native", {})
+    table = tuple(players) if players is not None else None
+    if table not in built:
+        built[table] = _compiled(ruleset, players)
+    return built[table]
 
 
-def _compiled(ruleset):
+def _compiled(ruleset, players):
     global _said
     try:
         import wasmtime  # noqa: F401
@@ -33,6 +36,6 @@ def _compiled(ruleset):
             _said = True
         return None
     try:
-        return WasmProgram(ruleset).compile()
+        return WasmProgram(ruleset, players).compile()
     except NotCompiled:
         return None

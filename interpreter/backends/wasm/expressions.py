@@ -95,7 +95,7 @@ class WCode:
     def value(self, expr) -> str:
         method = getattr(self, "_" + type(expr).__name__, None)
         if method is None:
-            raise NotOnWasm(f"{type(expr).__name__} in WebAssembly", expr.pos)
+            raise NotOnWasm(type(expr).__name__, expr.pos)
         return method(expr)
 
     def _Literal(self, expr):
@@ -106,7 +106,9 @@ class WCode:
             return "(i32.const 1)"
         if isinstance(v, int):
             return f"(i32.const {v})"
-        raise NotOnWasm("a text in WebAssembly", expr.pos)
+        if isinstance(v, str):
+            return f"(i32.const {self.w.layout.string(v)})"
+        raise NotOnWasm(f"the value {v!r}", expr.pos)
 
     def _Name(self, expr):
         name, L = expr.name, self.w.layout
@@ -115,26 +117,28 @@ class WCode:
         if name == "locations":
             return f"(i32.const {L.constant_list('locations', list(L.locations.values()))})"
         if name == "players":
-            return f"(i32.const {L.constant_list('players', list(L.players.values()))})"
+            return f"(i32.const {L.constant_list('players', L.seated)})"
         what = self.w.symbols.kind_of(name)
         if what == "variable":
-            return load_word(self.w.mem.VARS, f"(i32.const {L.variables[name] * (len(L.players) + 1)})")
+            return scalar(self.w.variable(name))
         if what == "function":
             return f"(call $F_{identifier(name)})"
         if what == "connection":  # read by `adjacent`, `ray` and `step` from the tree itself
             return "(i32.const 0)"
-        table = {"kind": L.kinds, "player": L.players, "location": L.locations, "zone": L.zones}.get(what)
-        if table is None or name not in table:
-            raise NotOnWasm(f"the name {name} in WebAssembly", expr.pos)
-        return f"(i32.const {table[name]})"
+        if what in ("kind", "player", "location", "zone", "trait"):
+            return f"(i32.const {L.string(name)})"
+        raise NotOnWasm(f"the name {name}", expr.pos)
 
     def _Call(self, expr):
-        name, symbols, L, mem = expr.name, self.w.symbols, self.w.layout, self.w.mem
+        name, symbols, L, mem, board = expr.name, self.w.symbols, self.w.layout, self.w.mem, self.w.board
         if name in symbols.functions:
             return f"(call $F_{identifier(name)} {' '.join(self.value(a) for a in expr.args)})"
         if name in symbols.zones:
-            table = self.w.table(f"zones_{name}", {L.players[p]: L.zones[f"{name}/{p}"] for p in L.players})
+            table = self.w.table(f"zones_{name}", {L.players[p]: L.zones[f"{name}/{p}"] for p in L.players},
+                                 L.players.values())
             return load_word(table, self.value(expr.args[0]))
+        if name in symbols.variables:
+            return load_word(self.w.variable(name, each=True), self.value(expr.args[0]))
         args = [self.value(a) for a in expr.args]
         if name in ("top", "bottom"):
             return f"(call ${name} {args[0]})"
@@ -144,44 +148,51 @@ class WCode:
             c = self.simple(args[0])
             return f"(call $on_top {c})"
         if name == "next":
-            return f"(i32.add (i32.rem_u {args[0]} (i32.const {len(L.players)})) (i32.const 1))"
+            seated = L.seated
+            following = {p: seated[(i + 1) % len(seated)] for i, p in enumerate(seated)}
+            table = self.w.table("next", following, L.players.values())
+            return load_word(table, args[0])
         if name == "index":
-            return f"(i32.sub {args[0]} (i32.const 1))"
+            return load_word(self.w.table("index", {L.locations[x]: i for x, i in board.index.items()}), args[0])
         if name == "direction":
-            size = len(L.locations) + 1
-            table = self.w.table("direction", {a * size + b: L.directions.get(self.w.board._directions.get((x, y)), 0)
-                                               for x, a in L.locations.items() for y, b in L.locations.items()})
-            return load_word(table, f"(i32.add (i32.mul {args[0]} (i32.const {size})) {args[1]})")
+            size = len(L.locations)
+            table = self.w.table("direction", {
+                (a - L.ZONE0) * size + b - L.ZONE0: L.string(board._directions[(x, y)])
+                for x, a in L.locations.items() for y, b in L.locations.items() if (x, y) in board._directions})
+            return load_word(table, f"(i32.add (i32.mul (i32.sub {args[0]} (i32.const {L.ZONE0})) (i32.const {size})) "
+                                    f"(i32.sub {args[1]} (i32.const {L.ZONE0})))")
         if name == "step":
-            via = tuple(i.name for i in expr.args[2].items)
-            size = len(L.directions) + 1
+            via = _via(expr.args[2])
+            directions = sorted(set(board._directions.values()))
+            size = len(directions) + 1
+            place = self.w.table("directions", {L.string(x): k for k, x in enumerate(directions, 1)})
             table = self.w.table(("step", via), {
-                a * size + k: L.locations.get(self.w.board.step(x, direction, via), 0)
-                for x, a in L.locations.items() for direction, k in L.directions.items()})
-            return load_word(table, f"(i32.add (i32.mul {args[0]} (i32.const {size})) {args[1]})")
+                (a - L.ZONE0) * size + k: L.locations.get(board.step(x, direction, via), 0)
+                for x, a in L.locations.items() for k, direction in enumerate(directions, 1)})
+            return load_word(table, f"(i32.add (i32.mul (i32.sub {args[0]} (i32.const {L.ZONE0})) (i32.const {size})) "
+                                    f"{load_word(place, args[1])})")
         if name in ("adjacent", "ray"):
-            via = expr.args[1]
-            via = tuple(i.name for i in via.items) if isinstance(via, e.ListOf) else (via.name,)
+            via = _via(expr.args[1])
             length = expr.args[2].value if name == "ray" else None
-            neighbours = self.w.board.neighbourhoods(via, length)
+            neighbours = board.neighbourhoods(via, length)
             lists = {L.locations[loc]: L.constant_list((via, length, loc), [L.locations[x] for x in neighbours[loc]])
                      for loc in L.locations}
-            lists[0] = L.constant_list("empty", [])
-            return load_word(self.w.table(("nb", via, length), lists), args[0])
+            return load_word(self.w.table(("nb", via, length), lists), args[0])  # none reads 0: the empty list
         if name in ("kinds", "occupied", "tops", "pieces"):
             return f"(call ${name} {args[0]})"
-        raise NotOnWasm(f"{name}() in WebAssembly", expr.pos)
+        raise NotOnWasm(f"{name}()", expr.pos)
 
     def _Attribute(self, expr):
-        c, mem = self.value(expr.subject), self.w.mem
+        c, mem, L = self.value(expr.subject), self.w.mem, self.w.layout
         if expr.name in ("owner", "kind", "zone"):
             return load_word(getattr(mem, expr.name.upper()), c)
         if expr.name == "location":
             zone = self.temp(load_word(mem.ZONE, c))
-            return f"(select {zone} (i32.const 0) (i32.le_s {zone} (i32.const {len(self.w.layout.locations)})))"
-        if expr.name in self.w.layout.properties:
-            return load_word(mem.PROPS[self.w.layout.properties[expr.name]], c)
-        raise NotOnWasm(f".{expr.name} in WebAssembly", expr.pos)
+            inside = f"(i32.lt_u (i32.sub {zone} (i32.const {L.ZONE0})) (i32.const {len(L.locations)}))"
+            return f"(select {zone} (i32.const 0) {inside})"
+        if expr.name in L.properties:
+            return load_word(mem.PROPS[L.properties[expr.name]], c)
+        raise NotOnWasm(f".{expr.name}", expr.pos)
 
     def _Is(self, expr):
         c, symbols, L = self.value(expr.subject), self.w.symbols, self.w.layout
@@ -190,7 +201,7 @@ class WCode:
             test = f"(i32.eq {kind} (i32.const {L.kinds[expr.name]}))"
         else:
             kinds = self.w.program.kinds_with_trait[expr.name]
-            test = load_word(self.w.table(f"trait_{expr.name}", {L.kinds[k]: 1 for k in kinds}), kind)
+            test = load_word(self.w.table(f"trait_{expr.name}", {L.kinds[k]: 1 for k in kinds}, L.kinds.values()), kind)
         return f"(i32.eqz {test})" if expr.negated else test
 
     def _Binary(self, expr):
@@ -239,7 +250,7 @@ class WCode:
         q, mem = expr.quantifier, self.w.mem
         initial = {"count": 0, "sum": 0, "any": 0, "all": 1, "first": 0, "select": 0}.get(q)
         if initial is None:
-            raise NotOnWasm(f"{q}() in WebAssembly", expr.pos)
+            raise NotOnWasm(f"{q}()", expr.pos)
         result, item, i = self.fn.local("r"), self.fn.local("v"), self.fn.local("i")
         self.line(f"(local.set {result} (i32.const {initial}))")
         source, fn = expr.source, self.fn
@@ -314,18 +325,9 @@ class WCode:
         return f"(local.get {result})"
 
 
-LIST_ITEMS = {"kinds": "kind", "locations": "location", "adjacent": "location", "ray": "location",
-              "occupied": "location", "region": "location", "pieces": "component", "tops": "component",
-              "beneath": "component", "players": "player"}
-
-
-def item_kind(source, known: dict) -> str:
-    """What the items of the list `source` are ("kind", "location", "component", "player" or "number"),
-    for a decision's labels; `known`: the rules' locals holding lists, by the kind of their items."""
-    if isinstance(source, e.Name):
-        return known.get(source.name) or LIST_ITEMS.get(source.name, "number")
-    if isinstance(source, e.Call):
-        return LIST_ITEMS.get(source.name, "number")
-    if isinstance(source, e.Quantifier) and source.quantifier == "select" and source.value is None:
-        return item_kind(source.source, known)
-    return "number"
+def _via(expr) -> tuple[str, ...]:
+    """The connections `adjacent`, `ray` and `step` follow: a name or a list of names, fixed in the rules."""
+    items = expr.items if isinstance(expr, e.ListOf) else [expr]
+    if not all(isinstance(i, e.Name) for i in items):
+        raise NotOnWasm("connections that are not named in the rules", expr.pos)
+    return tuple(i.name for i in items)

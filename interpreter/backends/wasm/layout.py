@@ -1,9 +1,14 @@
-"""How a game lies in the module's linear memory: every name of the content numbered, and the byte
+"""How a game lies in the module's linear memory: every value of the content numbered, and the byte
 address of each part of the state.
 
-Every value is an i32. Kinds, players, locations and other zones, components and the names of
-decisions each count from 1 (none is 0); a location's number is its zone's. A list is the offset of
-its length in the arena, its items after it; offset 0 is no list.
+Every value is an i32. Below BASE a value is a number (or none, 0; false, 0; true, 1). From BASE on
+it is a component, or a name: the rules compare zones, locations, kinds, players, directions and
+texts by their names, so each distinct name has one number, whatever it names. Zones come first
+(locations first among them), so that a zone's tables are indexed by `number - ZONE0`. A list is
+the offset of its length in the arena, its items after it; offset 0 is no list.
+
+An array indexed by a component or a name is laid at an address A and used at `A - 4 * lowest`, so
+that a value indexes it with no subtraction: every such array lies above 4 * (BASE + ENTITIES).
 """
 from __future__ import annotations
 
@@ -14,27 +19,40 @@ MAX_COLUMNS = 8  # the bindings of one `choose`
 OPTIONS = 256  # the room made for a decision's options
 TRACE_CAPACITY = 4096
 ARENA_WORDS = 1 << 18
+BASE = 1 << 20  # a value from here on is a component or a name
+MAX_NAMES = 1 << 16
+TABLE_ROOM = 1 << 20  # bytes for the constant tables
 
 
 class Layout:
-    """The numbers of the content's names, and the constant lists, laid at the arena's start."""
+    """The numbers of the content's components and names, and the constant lists, laid at the arena's start."""
 
-    def __init__(self, ruleset, state):
+    def __init__(self, ruleset, state, seated: list[str]):
         program, board = ruleset.program, ruleset.board
-        self.kinds = {k: i for i, k in enumerate(program.kind_order, 1)}
-        self.players = {p: i for i, p in enumerate(program.players, 1)}
-        self.locations = {loc: i for i, loc in enumerate(board.locations, 1)}
-        self.zones = dict(self.locations)
-        for zone in state.zones:
-            self.zones.setdefault(zone, len(self.zones) + 1)
-        self.components = {cid: i for i, cid in enumerate(state.components, 1)}
+        self.components = {cid: BASE + i for i, cid in enumerate(state.components, 1)}
+        self.strings: dict[str, int] = {}
+        self.locations = {loc: self.string(loc) for loc in board.locations}
+        self.zones = {**self.locations, **{zone: self.string(zone) for zone in state.zones}}
+        self.ZONE0 = BASE + len(self.components) + 1
+        self.kinds = {k: self.string(k) for k in program.kind_order}
+        self.players = {p: self.string(p) for p in program.players}
+        self.seated = [self.players[p] for p in seated]
         self.properties = {name: i for i, name in enumerate(program.symbols.properties, 1)}
         self.variables = {name: i for i, name in enumerate(program.symbols.variables, 1)}
-        self.directions = {direction: i for i, direction in enumerate(sorted(set(board._directions.values())), 1)}
         self.names: dict[str, int] = {}  # the decisions' names
         self.arena: list[int] = [0]
         self._lists: dict = {}
-        self._labels: dict | None = None  # kind -> number -> name, made once every name is numbered
+        self._values: dict[int, object] | None = None
+
+    def string(self, text: str) -> int:
+        """The number of a name or a text (one per distinct text)."""
+        if text not in self.strings:
+            if len(self.strings) >= MAX_NAMES:
+                from interpreter.backends.wasm.expressions import NotOnWasm
+                raise NotOnWasm(f"more than {MAX_NAMES} distinct names and texts", None)
+            self.strings[text] = BASE + len(self.components) + 1 + len(self.strings)
+            self._values = None
+        return self.strings[text]
 
     def name(self, text: str) -> int:
         return self.names.setdefault(text, len(self.names) + 1)
@@ -46,49 +64,72 @@ class Layout:
             self.arena += [len(items), *items]
         return self._lists[key]
 
-    def label(self, kind: str, number: int):
-        """What a number of that kind is called outside: a name, or a component's id (a number as itself)."""
-        if self._labels is None:
-            self._labels = {what: {number: name for name, number in table.items()} for what, table in (
-                ("kind", self.kinds), ("player", self.players), ("location", self.locations), ("zone", self.zones),
-                ("component", self.components), ("decision", self.names))}
-        names = self._labels.get(kind)
-        return number if names is None else names.get(number)
+    def value(self, number: int):
+        """What a value is outside: a component's id, a name, or a number as itself."""
+        if number < BASE:
+            return number
+        if self._values is None:
+            self._values = {n: cid for cid, n in self.components.items()}
+            self._values.update((n, text) for text, n in self.strings.items())
+        return self._values.get(number, number)
+
+    def decision_name(self, number: int) -> str:
+        return next(name for name, n in self.names.items() if n == number)
+
+    @property
+    def player_span(self) -> tuple[int, int]:
+        """The lowest player number, and how many numbers from it to the highest."""
+        numbers = self.players.values()
+        return min(numbers), max(numbers) - min(numbers) + 1
 
 
 class Memory:
-    """Byte addresses of the game's parts. A game is everything below `ARENA` plus the arena's used
-    part: what a copy copies. The start of `play:` (TEMPLATE) and the constant tables lie after it."""
+    """Byte addresses of the game's parts. The constant tables come first, then the game: what lies
+    from GAME to ARENA, plus the arena's used part, is what a copy copies. The start of `play:`
+    (TEMPLATE) lies after it.
+
+    Everything below TABLES is never written, so that an array indexed from a value (`indexed`) reads 0
+    at none: its address less 4 * BASE. That holds while the tables and the arrays so indexed end
+    within 4 * BASE of TABLES."""
 
     SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "MTI", "DECISIONS", "FINISHED",
-               "NWINNERS", "TRACED", "AP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
-               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "LOSER", "STEPS", "STEP_LIMIT",
-               "STEP_BUDGET")
+               "DECIDED", "TRACED", "AP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
+               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "STEPS",
+               "STEP_LIMIT", "STEP_BUDGET")
 
     def __init__(self, layout: Layout):
-        self.at = 0
-        n, z, v, p = len(layout.components), len(layout.zones), len(layout.variables), len(layout.players)
-        self.KIND, self.OWNER, self.ZONE = (self.words(n + 1) for _ in range(3))
-        self.PROPS = [self.words(n + 1) for _ in range(len(layout.properties) + 1)]
-        self.ZN = self.words(z + 1)
+        n, z, v = len(layout.components), len(layout.zones), len(layout.variables)
+        self.at = 4 * (BASE + n + MAX_NAMES + 1)
+        self.TABLES = self.reserve(TABLE_ROOM)
+        self.GAME = self.at
+        self.KIND, self.OWNER, self.ZONE = (self.indexed(n + 1, BASE) for _ in range(3))
+        self.PROPS = [self.indexed(n + 1, BASE) for _ in range(len(layout.properties) + 1)]
+        self.ZN = self.indexed(z, layout.ZONE0)
+        lowest, self.PSPAN = layout.player_span
+        self.VARS = self.indexed((v + 1) * self.PSPAN, lowest)  # variable k of player p at k * PSPAN + p
+        self.SCORES = self.indexed(self.PSPAN, lowest)
+        if self.at - self.TABLES >= 4 * BASE:
+            from interpreter.backends.wasm.expressions import NotOnWasm
+            raise NotOnWasm("a game with this many components and properties", None)
         self.STRIDE = n + 1
-        self.ZS = self.words((z + 1) * (n + 1))
-        self.VARS = self.words((v + 1) * (p + 1))
+        self.ZS = self.words(z * (n + 1))
         for name in self.SCALARS:
             setattr(self, name, self.words(1))
         self.PENDING_COLUMNS = self.words(MAX_COLUMNS)
         self.MARK_DEPTH, self.MARK_PC = self.words(64), self.words(64)
         self.MT = self.words(624)
-        self.WINNERS, self.SCORES = self.words(p + 1), self.words(p + 1)
         self.FRAMES = self.reserve(MAX_FRAMES * FRAME)
         self.ARENA = self.words(ARENA_WORDS)
         self.G_END = self.at
         self.TRACE = self.words(4 * TRACE_CAPACITY)
-        self.TEMPLATE = self.reserve(self.G_END)
-        self.TABLES = self.at
+        self.TEMPLATE = self.reserve(self.G_END - self.GAME)
 
     def words(self, count: int) -> int:
         return self.reserve(4 * count)
+
+    def indexed(self, count: int, lowest: int) -> int:
+        """`count` words, indexed from the value `lowest`: the address to read them at."""
+        return self.words(count) - 4 * lowest
 
     def reserve(self, size: int) -> int:
         at, self.at = self.at, self.at + size

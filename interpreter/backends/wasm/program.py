@@ -20,6 +20,7 @@ from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.runtime import Result, Runtime
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
+from interpreter.language.statements import outcome_words
 from interpreter.play.game import seating
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
@@ -27,6 +28,7 @@ DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl
         d.PropertyDecl, d.ModifyDecl, d.OptionDecl)
 FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
             3: "a decision has more than 256 options", 4: "the trace is full",
+            8: "`win` or `lose` names none, nobody, or somebody not at the table",
             5: f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps between two decisions "
                f"(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
             6: f"the game went past {LIMITS.decisions_per_game:,} decisions (LUDOLEX_DECISIONS_PER_GAME): "
@@ -43,21 +45,27 @@ def wasmtime_module():
 class WasmProgram:
     """Writes the module of a ruleset; `compile()` gives the games' maker."""
 
-    def __init__(self, ruleset):
+    def __init__(self, ruleset, players: list[str] | None = None):
         self.ruleset, program = ruleset, ruleset.program
         self.program, self.symbols, self.board = program, program.symbols, ruleset.board
+        self.seated = seating(ruleset, players)
+        if len(self.seated) > 31:
+            raise NotOnWasm("a table of more than 31 players", None)
         self.deciding = find_deciding(program.declarations, list(program.ability_blocks))
         state = ruleset.initial_state(0, program.chosen_options(None))
-        self.start_state(state, list(program.table))
-        self.state, self.layout = state, Layout(ruleset, state)
+        self.start_state(state, self.seated)
+        self.state, self.layout = state, Layout(ruleset, state, self.seated)
         self.mem = Memory(self.layout)
+        self.kinds_list = self.layout.constant_list("kinds", list(self.layout.kinds.values()))
+        self.seated_list = self.layout.constant_list("seated", self.layout.seated)
         self.tables: dict = {}
         self.table_data: list[tuple[int, list[int]]] = []
         self.next_table = self.mem.TABLES
         self.routines: list[str] = []
         self.functions: list[str] = []
         self.positions: list = []
-        self.column_kinds: dict[str, list[str]] = {}  # a decision's name -> what the items of its columns are
+        self.rank_keys: list[str] = []  # `most NAME` of every ranking's keys, in the order written
+        self.columns: dict[str, int] = {}  # a decision's name -> how many values each of its options has
         self.source = self._write()
 
     def start_state(self, state, players) -> None:
@@ -67,8 +75,9 @@ class WasmProgram:
         rt.players = players
         for name, per_player, value, position in program.variables:
             if per_player:
-                raise NotOnWasm("variables of each player", position)
-            state.variables[name] = value(rt, {"you": None})
+                state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
+            else:
+                state.variables[name] = value(rt, {"you": None})
         if program.setup is not None:
             for _ in program.setup(rt, {"you": None}):
                 raise NotOnWasm("a `setup:` that asks for decisions", None)
@@ -79,15 +88,26 @@ class WasmProgram:
         return len(self.positions)
 
     def zone_item(self, zone: str, index: str) -> str:
+        zone = f"(i32.sub {zone} (i32.const {self.layout.ZONE0}))"
         return load_word(self.mem.ZS, f"(i32.add (i32.mul {zone} (i32.const {self.mem.STRIDE})) {index})")
 
-    def table(self, key, mapping: dict) -> int:
-        """The byte address of a constant table of ints, laid after the template."""
+    def variable(self, name: str, each: bool = False) -> int:
+        """The address of a shared variable; with `each`, the address a player's number indexes."""
+        mem = self.mem
+        lowest = mem.VARS + 4 * self.layout.variables[name] * mem.PSPAN
+        return lowest if each else lowest + 4 * self.layout.player_span[0]
+
+    def table(self, key, mapping: dict, domain=()) -> int:
+        """The address of a constant table of ints from which a key indexes it: `domain`, the values it
+        may be read at besides the keys (all the kinds, all the players...); none reads 0."""
         if key not in self.tables:
-            size = max([0, *mapping]) + 1
-            self.tables[key] = self.next_table
-            self.table_data.append((self.next_table, [mapping.get(i, 0) for i in range(size)]))
-            self.next_table += 4 * size
+            keys = [*mapping, *domain] or [0]
+            low, high = min(keys), max(keys)
+            self.tables[key] = self.next_table - 4 * low
+            self.table_data.append((self.next_table, [mapping.get(i, 0) for i in range(low, high + 1)]))
+            self.next_table += 4 * (high - low + 1)
+            if self.next_table > self.mem.GAME:
+                raise NotOnWasm("constant tables of more than 1 MB", None)
         return self.tables[key]
 
     def routine_number(self, name: str) -> int:
@@ -128,12 +148,13 @@ class WasmProgram:
         for ability, block in program.ability_blocks:
             if ability.value:
                 raise NotOnWasm("the functions of kinds of pieces (`test NAME of`)", None)
-            self._routine(f"AB_{ability.name}_{ability.kind}", block, self.deciding.abilities.get(ability.name, False), [])
+            deciding = self.deciding.abilities.get(ability.name, False)
+            self._routine(f"AB_{ability.name}_{ability.kind}", block, deciding, [])
         calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
         runtime = resources.files(__package__).joinpath("runtime.wat").read_text()
-        pages = self.pages = self.next_table // 65536 + 1
-        image = self.template()[: self.mem.ARENA + 4 * len(self.layout.arena)]
+        pages = self.pages = self.mem.at // 65536 + 1
+        image = self.template()[: self.mem.ARENA - self.mem.GAME + 4 * len(self.layout.arena)]
         data = [f"(data (i32.const {self.mem.TEMPLATE}) \"{_escaped(image)}\")"]
         data += [f"(data (i32.const {address}) \"{_escaped(_bytes(values))}\")" for address, values in self.table_data]
         return "\n".join([
@@ -150,9 +171,11 @@ class WasmProgram:
     def _constants(self) -> dict:
         mem, layout = self.mem, self.layout
         return {**mem.constants(), "FRAME": FRAME, "MAX_FRAMES": MAX_FRAMES, "NKINDS": len(layout.kinds),
-                "NLOCATIONS": len(layout.locations), "NPLAYERS": len(layout.players), "PLAY": self.routine_number("PLAY"),
+                "KINDS": self.kinds_list, "SEATED": self.seated_list, "NSEATED": len(layout.seated),
+                "ZONE0": layout.ZONE0, "NLOCATIONS": len(layout.locations), "PLAY": self.routine_number("PLAY"),
                 "ALWAYS": self.routine_number("ALWAYS"), "ARENA_WORDS": ARENA_WORDS, "TRACE_CAPACITY": TRACE_CAPACITY,
-                "TEMPLATE_USED": mem.ARENA + 4 * (len(layout.arena) + 1), "SETTLE_ROUNDS": LIMITS.settle_rounds,
+                "TEMPLATE_USED": mem.ARENA - mem.GAME + 4 * (len(layout.arena) + 1),
+                "SETTLE_ROUNDS": LIMITS.settle_rounds,
                 "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
                 "DECISIONS_PER_GAME": LIMITS.decisions_per_game}
 
@@ -195,13 +218,32 @@ class WasmProgram:
         engine = wasmtime.Engine(config)
         return WasmRules(self, engine, wasmtime.Module(engine, self.source))
 
+    def number(self, value) -> int:
+        """A value of the Python backend as the module's: none, false and true as 0 and 1, a name as its
+        number, a list as a constant list."""
+        layout = self.layout
+        if value is None or value is False:
+            return 0
+        if value is True:
+            return 1
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            return layout.string(value)
+        if isinstance(value, (list, tuple)):
+            items = [self.number(v) for v in value]
+            return layout.constant_list(("value", tuple(items)), items)
+        if getattr(value, "id", None) in layout.components:
+            return layout.components[value.id]
+        raise NotOnWasm(f"the value {value!r}", None)
+
     def template(self) -> bytes:
         """The image of the game at the start of `play:` (below ARENA, and its constant lists)."""
         mem, layout, state = self.mem, self.layout, self.state
-        words = [0] * (mem.G_END // 4)
+        words = [0] * ((mem.G_END - mem.GAME) // 4)
 
         def put(base, index, value):
-            words[base // 4 + index] = value
+            words[(base - mem.GAME) // 4 + index] = value
 
         for cid, n in layout.components.items():
             c = state.components[cid]
@@ -209,13 +251,17 @@ class WasmProgram:
             put(mem.OWNER, n, layout.players.get(c.owner, 0))
             put(mem.ZONE, n, layout.zones[c.zone])
             for name, p in layout.properties.items():
-                put(mem.PROPS[p], n, _number(c.props.get(name, self.symbols.properties[name]), layout))
+                put(mem.PROPS[p], n, self.number(c.props.get(name, self.symbols.properties[name])))
         for zone, items in state.zones.items():
             put(mem.ZN, layout.zones[zone], len(items))
             for i, c in enumerate(items):
-                put(mem.ZS, layout.zones[zone] * mem.STRIDE + i, layout.components[c.id])
+                put(mem.ZS, (layout.zones[zone] - layout.ZONE0) * mem.STRIDE + i, layout.components[c.id])
         for name, value in state.variables.items():
-            put(mem.VARS, layout.variables[name] * (len(layout.players) + 1), _number(value, layout))
+            if isinstance(value, dict):
+                for player, each in value.items():
+                    put(self.variable(name, each=True), layout.players[player], self.number(each))
+            else:
+                put(self.variable(name), 0, self.number(value))
         for i, value in enumerate(layout.arena):
             put(mem.ARENA, i, value)
         put(mem.AP, 0, len(layout.arena))
@@ -229,19 +275,6 @@ def _address_space_capped() -> bool:
         return False
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return soft != resource.RLIM_INFINITY
-
-
-def _number(value, layout: Layout) -> int:
-    if value is None or value is False:
-        return 0
-    if value is True:
-        return 1
-    if isinstance(value, int):
-        return value
-    for table in (layout.players, layout.kinds, layout.locations):
-        if value in table:
-            return table[value]
-    raise NotOnWasm(f"the value {value!r} at the start", None)
 
 
 def _escaped(data: bytes) -> str:
@@ -290,8 +323,8 @@ class WasmGame:
 
     def __init__(self, rules: WasmRules, seed: int = 0, players: list[str] | None = None, _copy_of=None):
         self.rules, self.seed = rules, seed
-        if seating(rules.writer.ruleset, players) != list(rules.writer.program.players):
-            raise NotOnWasm("a table that does not seat every player", None)
+        if players is not None and seating(rules.writer.ruleset, players) != rules.writer.seated:
+            raise ValueError("these rules were compiled for another table: compile them for this one")
         self.store, self.exports = rules.instance()
         self.memory = self.exports["memory"]
         # the memory never grows (its size is fixed), so a view of it as ints stays where it is
@@ -332,24 +365,39 @@ class WasmGame:
     def _read(self) -> None:
         mem, layout = self.rules.writer.mem, self.rules.writer.layout
         if self.word(mem.SP) == 0:
-            winners = [layout.label("player", self.word(mem.WINNERS + 4 * i)) for i in range(self.word(mem.NWINNERS))]
-            if self.word(mem.FINISH_KIND) == 2:  # `lose`: no scores (as the Python backend)
-                self.result = Result(winners, {}, f"{layout.label('player', self.word(mem.LOSER))} loses")
-            else:
-                scores = {p: self.word(mem.SCORES + 4 * i) for p, i in layout.players.items()}
-                self.result = Result(winners, scores, "ranking" if winners else "draw")
-            self._decision = None
+            self.result, self._decision = self._result(), None
             return
-        name = layout.label("decision", self.word(mem.PENDING_NAME))
-        kinds = self.rules.writer.column_kinds[name]
+        name = layout.decision_name(self.word(mem.PENDING_NAME))
         optional = self.word(mem.PENDING_OPTIONAL)
         count = self.word(mem.PENDING_COUNT) - optional
-        columns = [self.word(mem.PENDING_COLUMNS + 4 * i) for i in range(len(kinds))]
-        options = [tuple(layout.label(kind, self.word(mem.ARENA + 4 * (column + n))) for kind, column in zip(kinds, columns))
+        columns = [self.word(mem.PENDING_COLUMNS + 4 * i) for i in range(self.rules.writer.columns[name])]
+        options = [tuple(layout.value(self.word(mem.ARENA + 4 * (column + n))) for column in columns)
                    for n in range(1, count + 1)]
         if optional:
             options.append("pass")
-        self._decision = WasmDecision(name, layout.label("player", self.word(mem.PENDING_PLAYER)), options)
+        self._decision = WasmDecision(name, layout.value(self.word(mem.PENDING_PLAYER)), options)
+
+    def _result(self) -> Result:
+        """How the game ended, as the Python backend says it."""
+        writer = self.rules.writer
+        mem, layout, seated = writer.mem, writer.layout, writer.seated
+        kind, bits = self.word(mem.FINISH_KIND), self.word(mem.NAMED)
+        named = [p for s, p in enumerate(seated) if bits >> s & 1]
+        ending = self.word(mem.ENDING)
+        how = str(layout.value(ending)) if ending else ""
+        if kind == 3:
+            return Result(named, {}, outcome_words(named, "wins", seated), ending=how)
+        if kind == 2:
+            others = [p for p in seated if p not in named]
+            return Result(others if len(others) == 1 else [], {}, outcome_words(named, "loses", seated), ending=how)
+        if kind == 4:
+            return Result(None, {}, "draw", ending=how)
+        scores = {p: self.word(mem.SCORES + 4 * layout.players[p]) for p in seated}
+        decided = self.word(mem.DECIDED)
+        decided_by = writer.rank_keys[decided - 1] if decided else ""
+        if kind == 1:
+            return Result(named, scores, "ranking", decided_by)
+        return Result(None, scores, "draw", decided_by)
 
     @property
     def decision(self) -> WasmDecision | None:
@@ -361,7 +409,7 @@ class WasmGame:
     def asked(self) -> tuple[str, int]:
         """Who decides now and among how many options (`pass` included), without making their labels."""
         mem, layout = self.rules.writer.mem, self.rules.writer.layout
-        return layout.label("player", self.word(mem.PENDING_PLAYER)), self.word(mem.PENDING_COUNT)
+        return layout.value(self.word(mem.PENDING_PLAYER)), self.word(mem.PENDING_COUNT)
 
     @property
     def finished(self) -> bool:
@@ -377,7 +425,8 @@ class WasmGame:
         if into is None:
             return WasmGame(self.rules, self.seed, _copy_of=self)
         mem = self.rules.writer.mem
-        ctypes.memmove(into._address(), self._address(), mem.ARENA + 4 * (self.word(mem.AP) + 1))
+        size = mem.ARENA - mem.GAME + 4 * (self.word(mem.AP) + 1)
+        ctypes.memmove(into._address() + mem.GAME, self._address() + mem.GAME, size)
         into.seed, into.result = self.seed, self.result
         into._changed()
         return into
@@ -398,8 +447,8 @@ class WasmGame:
         if not trace:
             return None
         mem, layout = self.rules.writer.mem, self.rules.writer.layout
-        names = {number: layout.label("decision", number) for number in layout.names.values()}
+        names = {number: name for name, number in layout.names.items()}
         start = mem.TRACE >> 2
         values = self.words[start:start + 4 * self.word(mem.TRACED)]
-        return [(names[values[k]], layout.label("player", values[k + 1]), values[k + 2], values[k + 3])
+        return [(names[values[k]], layout.value(values[k + 1]), values[k + 2], values[k + 3])
                 for k in range(0, len(values), 4)]

@@ -13,7 +13,6 @@ from interpreter.backends.wasm.expressions import (
     NotOnWasm,
     WCode,
     identifier,
-    item_kind,
     load_word,
     scalar,
     set_scalar,
@@ -39,7 +38,6 @@ class Routine(WCode):
         self.segments: list[list[str]] = [self.lines]
         self.where: dict[str, int] = {}
         self.slots: dict[str, int] = {}
-        self.lists: dict[str, str] = {}  # the rules' locals holding lists: the kind of their items
         self.counter = 0
 
     def slot(self, name: str) -> int:
@@ -111,7 +109,6 @@ def _step(out: Routine, pos) -> None:
 
 def plain_let(node, out: Routine) -> None:
     out.line(set_slot(out.slot(node.name), out.value(node.value)))
-    out.lists[node.name] = item_kind(node.value, out.lists)
 
 
 def plain_set(node, out: Routine) -> None:
@@ -120,7 +117,9 @@ def plain_set(node, out: Routine) -> None:
         out.line(set_slot(out.slot(target.name), value))
         return
     if isinstance(target, e.Name) and target.name in layout.variables:
-        out.line(store_word(mem.VARS, f"(i32.const {layout.variables[target.name] * (len(layout.players) + 1)})", value))
+        out.line(set_scalar(out.w.variable(target.name), value))
+    elif isinstance(target, e.Call) and target.name in layout.variables:
+        out.line(store_word(out.w.variable(target.name, each=True), out.value(target.args[0]), value))
     elif isinstance(target, e.Attribute) and target.name in layout.properties:
         out.line(store_word(mem.PROPS[layout.properties[target.name]], out.value(target.subject), value))
     else:
@@ -154,24 +153,29 @@ def plain_signal(node, out: Routine) -> None:
         out.line(f"(return (i32.const {DONE}))")
     elif node.what == "end turn":
         out.line("(return (call $end_turn))")
-    elif node.what == "lose" and node.ending is None:
-        out.line(f"(return (call $lose {out.value(node.player)}))")
     else:
-        raise NotOnWasm(f"`{node.what}`", node.pos)
+        kind = {"lose": 2, "win": 3, "draw": 4}[node.what]
+        named = "(i32.const 0)"
+        if node.player is not None:
+            player = out.value(node.player)
+            named = f"(call ${'seat_bits' if node.player.type == 'list' else 'seat_bit'} {player})"
+        ending = out.value(node.ending) if node.ending is not None else "(i32.const 0)"
+        out.line(f"(return (call $end_game (i32.const {kind}) {named} {ending}))")
 
 
 def plain_rank(node, out: Routine) -> None:
-    if node.ties_share:
-        raise NotOnWasm("`ties share`", node.pos)
-    mem, players = out.w.mem, len(out.w.layout.players)
-    for p in range(1, players + 1):
+    mem, seated = out.w.mem, out.w.layout.seated
+    for s, p in enumerate(seated):
         for k, (order, name) in enumerate(node.keys):
             value = f"(call $F_{identifier(name)} (i32.const {p}))"
             if order != "most":
                 value = f"(i32.sub (i32.const 0) {value})"
-            out.line(store_word(mem.ARENA, f"(i32.add {scalar(mem.AP)} (i32.const {k * (players + 1) + p}))", value))
+            out.line(store_word(mem.ARENA, f"(i32.add {scalar(mem.AP)} (i32.const {k * len(seated) + s}))", value))
         out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{identifier(node.keys[0][1])} (i32.const {p}))"))
-    out.line(f"(return (call $rank (i32.const {len(node.keys)}) (i32.const {players})))")
+    first = len(out.w.rank_keys)
+    out.w.rank_keys += [f"{order} {name}" for order, name in node.keys]
+    out.line(f"(return (call $rank (i32.const {len(node.keys)}) (i32.const {int(node.ties_share)}) "
+             f"(i32.const {first})))")
 
 
 def plain_if(node, out: Routine) -> None:
@@ -258,13 +262,14 @@ def flat_perform(node, out: Routine) -> None:
     w = out.w
     numbers = {w.layout.kinds[a.kind]: w.routine_number(f"AB_{a.name}_{a.kind}") + 1
                for a, _ in w.program.ability_blocks if a.name == node.ability}
-    table = w.table(f"ability_{node.ability}", numbers)
+    table = w.table(f"ability_{node.ability}", numbers, w.layout.kinds.values())
     subject = out.slot("subject")
     out.line(set_slot(subject, out.value(node.subject)))
     routine = load_word(table, load_word(w.mem.KIND, slot(subject)))
     done = out.new_label()
     out.line(f"(if (i32.eqz {routine}) (then {out.goto(done)}))")
-    _push(out, f"(i32.sub {routine} (i32.const 1))", [f"(i32.store offset=12 (local.get $nf) {slot(subject)})"], node.pos)
+    fill = [f"(i32.store offset=12 (local.get $nf) {slot(subject)})"]
+    _push(out, f"(i32.sub {routine} (i32.const 1))", fill, node.pos)
     out.line(out.goto(done))
     out.place(done)
 
@@ -379,7 +384,6 @@ def flat_choose(node, out: Routine) -> None:
     for column in columns:
         out.line(set_slot(column, f"(call $new_list (i32.const {OPTIONS}))"))
         out.line(store_word(mem.ARENA, slot(column), "(i32.const 0)"))
-    kinds = [item_kind(source, out.lists) for _, source in node.bindings]
     _option_loops(node, out, out, columns, names, 0)
     out.line(set_slot(count, load_word(mem.ARENA, slot(columns[0]))))
     out.line(f"(if (i32.gt_s {slot(count)} (i32.const {OPTIONS})) (then (call $fail (i32.const 3))))")
@@ -414,7 +418,7 @@ def flat_choose(node, out: Routine) -> None:
     out.place(after)
     for name in names:
         out.names[name] = slot(out.slot(name))
-    out.w.column_kinds.setdefault(node.name, kinds)
+    out.w.columns.setdefault(node.name, len(columns))
 
 
 def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, level: int) -> None:
