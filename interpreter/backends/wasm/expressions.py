@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from interpreter.backends.errors import NotCompiled
+from interpreter.backends.wasm.layout import BASE, CONTROLLER, FACE_DOWN, FRAME_SLOTS
 from interpreter.language import expressions as e
 
 
@@ -46,11 +47,11 @@ def set_scalar(address: int, value: str) -> str:
 
 
 def slot(k: int) -> str:
-    return f"(i32.load offset={16 + 4 * k} (local.get $f))"
+    return f"(i32.load offset={FRAME_SLOTS + 4 * k} (local.get $f))"
 
 
 def set_slot(k: int, value: str) -> str:
-    return f"(i32.store offset={16 + 4 * k} (local.get $f) {value})"
+    return f"(i32.store offset={FRAME_SLOTS + 4 * k} (local.get $f) {value})"
 
 
 class Function:
@@ -183,16 +184,40 @@ class WCode:
         raise NotOnWasm(f"{name}()", expr.pos)
 
     def _Attribute(self, expr):
-        c, mem, L = self.value(expr.subject), self.w.mem, self.w.layout
-        if expr.name in ("owner", "kind", "zone"):
-            return load_word(getattr(mem, expr.name.upper()), c)
-        if expr.name == "location":
+        name, mem, L, symbols = expr.name, self.w.mem, self.w.layout, self.w.symbols
+        if isinstance(expr.subject, e.Name) and expr.subject.name not in self.names:
+            qualified = f"{expr.subject.name}.{name}"  # `red.pile`: a name of a faction's file
+            if symbols.kind_of(qualified) is not None:
+                return self.value(e.Name(expr.pos, qualified))
+        subject, c = expr.subject.type, self.value(expr.subject)
+        if subject == "kind" or (subject == "location" and name in symbols.location_attributes):
+            return load_word(self.w.attribute_table(name), c)
+        if name in ("owner", "kind", "zone"):
+            return load_word(getattr(mem, name.upper()), c)
+        if name == "location":
             zone = self.temp(load_word(mem.ZONE, c))
             inside = f"(i32.lt_u (i32.sub {zone} (i32.const {L.ZONE0})) (i32.const {len(L.locations)}))"
             return f"(select {zone} (i32.const 0) {inside})"
-        if expr.name in L.properties:
-            return load_word(mem.PROPS[L.properties[expr.name]], c)
-        raise NotOnWasm(f".{expr.name}", expr.pos)
+        if name == "controller":  # the owner, unless a rule gave it to another
+            c = self.simple(c)
+            given = self.temp(load_word(mem.PROPS[L.properties[CONTROLLER]], c))
+            return f"(select {given} {load_word(mem.OWNER, c)} {given})"
+        if name == "id":
+            return load_word(self.w.table("id", {n: L.string(cid) for cid, n in L.components.items()}), c)
+        if name in symbols.properties:
+            return load_word(mem.PROPS[L.properties[name]], c)
+        if name in symbols.kind_properties or name in symbols.location_attributes:
+            if subject == "component":
+                return load_word(self.w.attribute_table(name), load_word(mem.KIND, c))
+            x = self.simple(c)  # a component reads its kind's; a kind or a location its own
+            component = f"(i32.lt_u (i32.sub {x} (i32.const {BASE + 1})) (i32.const {len(L.components)}))"
+            return load_word(self.w.attribute_table(name), f"(select {load_word(mem.KIND, x)} {x} {component})")
+        raise NotOnWasm(f".{name}", expr.pos)
+
+    def _IsFacing(self, expr):
+        c = self.simple(self.value(expr.subject))
+        down = load_word(self.w.mem.PROPS[self.w.layout.properties[FACE_DOWN]], c)
+        return f"(i32.and (i32.ne {c} (i32.const 0)) {down if expr.facing == 'down' else f'(i32.eqz {down})'})"
 
     def _Is(self, expr):
         c, symbols, L = self.value(expr.subject), self.w.symbols, self.w.layout
@@ -321,7 +346,8 @@ class WCode:
         self.line(f"(block {block} (loop {loop} {head} {fetch} {' '.join(inner_body)} {step} (br {loop})))")
         if q == "select":
             length = load_word(mem.ARENA, f"(local.get {result})")
-            self.line(set_scalar(mem.AP, f"(i32.add (i32.add (local.get {result}) {length}) (i32.const 1))"))
+            end = f"(i32.add (i32.add (local.get {result}) {length}) (i32.const {1 - self.w.layout.LIST0}))"
+            self.line(set_scalar(mem.AP, end))
         return f"(local.get {result})"
 
 

@@ -4,8 +4,8 @@ address of each part of the state.
 Every value is an i32. Below BASE a value is a number (or none, 0; false, 0; true, 1). From BASE on
 it is a component, or a name: the rules compare zones, locations, kinds, players, directions and
 texts by their names, so each distinct name has one number, whatever it names. Zones come first
-(locations first among them), so that a zone's tables are indexed by `number - ZONE0`. A list is
-the offset of its length in the arena, its items after it; offset 0 is no list.
+(locations first among them), so that a zone's tables are indexed by `number - ZONE0`. From LIST0
+on, a value is a list: LIST0 plus the offset of its length in the arena, its items after it.
 
 An array indexed by a component or a name is laid at an address A and used at `A - 4 * lowest`, so
 that a value indexes it with no subtraction: every such array lies above 4 * (BASE + ENTITIES).
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 SLOTS = 40  # a frame's words for the rules' locals and the routine's own
 MAX_FRAMES = 64
-FRAME = 4 * (4 + SLOTS)  # routine, pc, you, self, then the slots
+FRAME_SLOTS = 20  # a frame: routine, pc, you, self, the arena's used part when it was pushed, then the slots
+FRAME = FRAME_SLOTS + 4 * SLOTS
 MAX_COLUMNS = 8  # the bindings of one `choose`
 OPTIONS = 256  # the room made for a decision's options
 TRACE_CAPACITY = 4096
@@ -22,6 +23,7 @@ ARENA_WORDS = 1 << 18
 BASE = 1 << 20  # a value from here on is a component or a name
 MAX_NAMES = 1 << 16
 TABLE_ROOM = 1 << 20  # bytes for the constant tables
+CONTROLLER, FACE_DOWN = "controller", "face_down"  # kept as properties of every component
 
 
 class Layout:
@@ -34,10 +36,12 @@ class Layout:
         self.locations = {loc: self.string(loc) for loc in board.locations}
         self.zones = {**self.locations, **{zone: self.string(zone) for zone in state.zones}}
         self.ZONE0 = BASE + len(self.components) + 1
+        self.LIST0 = BASE + len(self.components) + MAX_NAMES + 1  # a list is LIST0 + its offset in the arena
         self.kinds = {k: self.string(k) for k in program.kind_order}
         self.players = {p: self.string(p) for p in program.players}
         self.seated = [self.players[p] for p in seated]
-        self.properties = {name: i for i, name in enumerate(program.symbols.properties, 1)}
+        properties = [*program.symbols.properties, CONTROLLER, FACE_DOWN]
+        self.properties = {name: i for i, name in enumerate(dict.fromkeys(properties), 1)}
         self.variables = {name: i for i, name in enumerate(program.symbols.variables, 1)}
         self.names: dict[str, int] = {}  # the decisions' names
         self.arena: list[int] = [0]
@@ -60,7 +64,7 @@ class Layout:
     def constant_list(self, key, items: list[int]) -> int:
         """The arena offset of a list that never changes (the locations, a location's neighbours)."""
         if key not in self._lists:
-            self._lists[key] = len(self.arena)
+            self._lists[key] = self.LIST0 + len(self.arena)
             self.arena += [len(items), *items]
         return self._lists[key]
 
@@ -85,7 +89,7 @@ class Layout:
 
 class Memory:
     """Byte addresses of the game's parts. The constant tables come first, then the game: what lies
-    from GAME to ARENA, plus the arena's used part, is what a copy copies. The start of `play:`
+    from GAME to ARENA_AT, plus the arena's used part, is what a copy copies. The start of `play:`
     (TEMPLATE) lies after it.
 
     Everything below TABLES is never written, so that an array indexed from a value (`indexed`) reads 0
@@ -93,13 +97,13 @@ class Memory:
     within 4 * BASE of TABLES."""
 
     SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "MTI", "DECISIONS", "FINISHED",
-               "DECIDED", "TRACED", "AP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
+               "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
                "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "STEPS",
                "STEP_LIMIT", "STEP_BUDGET")
 
     def __init__(self, layout: Layout):
         n, z, v = len(layout.components), len(layout.zones), len(layout.variables)
-        self.at = 4 * (BASE + n + MAX_NAMES + 1)
+        self.at = 4 * layout.LIST0
         self.TABLES = self.reserve(TABLE_ROOM)
         self.GAME = self.at
         self.KIND, self.OWNER, self.ZONE = (self.indexed(n + 1, BASE) for _ in range(3))
@@ -119,7 +123,8 @@ class Memory:
         self.MARK_DEPTH, self.MARK_PC = self.words(64), self.words(64)
         self.MT = self.words(624)
         self.FRAMES = self.reserve(MAX_FRAMES * FRAME)
-        self.ARENA = self.words(ARENA_WORDS)
+        self.ARENA_AT = self.words(ARENA_WORDS)
+        self.ARENA = self.ARENA_AT - 4 * layout.LIST0  # read at a list's value
         self.G_END = self.at
         self.TRACE = self.words(4 * TRACE_CAPACITY)
         self.TEMPLATE = self.reserve(self.G_END - self.GAME)

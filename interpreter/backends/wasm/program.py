@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from importlib import resources
 
 from interpreter.backends.wasm.expressions import Function, NotOnWasm, WCode, identifier, load_word
-from interpreter.backends.wasm.layout import ARENA_WORDS, FRAME, MAX_FRAMES, TRACE_CAPACITY, Layout, Memory
+from interpreter.backends.wasm.layout import (
+    ARENA_WORDS,
+    FACE_DOWN,
+    FRAME,
+    FRAME_SLOTS,
+    MAX_FRAMES,
+    TRACE_CAPACITY,
+    Layout,
+    Memory,
+)
 from interpreter.backends.wasm.statements import SELF, YOU, Routine, write_block
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.runtime import Result, Runtime
@@ -110,6 +119,14 @@ class WasmProgram:
                 raise NotOnWasm("constant tables of more than 1 MB", None)
         return self.tables[key]
 
+    def attribute_table(self, name: str) -> int:
+        """The table of a fixed value of kinds (`sword.value`) and locations (`c3.terrain`), by their numbers."""
+        layout = self.layout
+        values = {layout.kinds[k]: self.number(v[name]) for k, v in self.program.kind_properties.items()
+                  if name in v and k in layout.kinds}
+        values.update((layout.locations[x], self.number(v[name])) for x, v in self.board.attributes.items() if name in v)
+        return self.table(("attribute", name), values, [*layout.kinds.values(), *layout.locations.values()])
+
     def routine_number(self, name: str) -> int:
         identifier(name)
         if name not in self.routines:
@@ -154,7 +171,7 @@ class WasmProgram:
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
         runtime = resources.files(__package__).joinpath("runtime.wat").read_text()
         pages = self.pages = self.mem.at // 65536 + 1
-        image = self.template()[: self.mem.ARENA - self.mem.GAME + 4 * len(self.layout.arena)]
+        image = self.template()[: self.mem.ARENA_AT - self.mem.GAME + 4 * len(self.layout.arena)]
         data = [f"(data (i32.const {self.mem.TEMPLATE}) \"{_escaped(image)}\")"]
         data += [f"(data (i32.const {address}) \"{_escaped(_bytes(values))}\")" for address, values in self.table_data]
         return "\n".join([
@@ -174,7 +191,8 @@ class WasmProgram:
                 "KINDS": self.kinds_list, "SEATED": self.seated_list, "NSEATED": len(layout.seated),
                 "ZONE0": layout.ZONE0, "NLOCATIONS": len(layout.locations), "PLAY": self.routine_number("PLAY"),
                 "ALWAYS": self.routine_number("ALWAYS"), "ARENA_WORDS": ARENA_WORDS, "TRACE_CAPACITY": TRACE_CAPACITY,
-                "TEMPLATE_USED": mem.ARENA - mem.GAME + 4 * (len(layout.arena) + 1),
+                "TEMPLATE_USED": mem.ARENA_AT - mem.GAME + 4 * (len(layout.arena) + 1), "LIST0": layout.LIST0,
+                "CONSTANT_LISTS": len(layout.arena),
                 "SETTLE_ROUNDS": LIMITS.settle_rounds,
                 "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
                 "DECISIONS_PER_GAME": LIMITS.decisions_per_game}
@@ -196,7 +214,7 @@ class WasmProgram:
         fn = Function()
         out = Routine(self, fn, {"you": YOU, "self": SELF})
         for p in params:
-            out.names[p] = f"(i32.load offset={16 + 4 * out.slot(p)} (local.get $f))"
+            out.names[p] = f"(i32.load offset={FRAME_SLOTS + 4 * out.slot(p)} (local.get $f))"
         if condition is not None:
             out.line(f"(if (i32.eqz {out.value(condition)}) (then (return (i32.const 0))))")
         write_block(body, out, flat)
@@ -251,7 +269,8 @@ class WasmProgram:
             put(mem.OWNER, n, layout.players.get(c.owner, 0))
             put(mem.ZONE, n, layout.zones[c.zone])
             for name, p in layout.properties.items():
-                put(mem.PROPS[p], n, self.number(c.props.get(name, self.symbols.properties[name])))
+                value = c.face_down if name == FACE_DOWN else c.props.get(name, self.symbols.properties.get(name))
+                put(mem.PROPS[p], n, self.number(value))
         for zone, items in state.zones.items():
             put(mem.ZN, layout.zones[zone], len(items))
             for i, c in enumerate(items):
@@ -263,8 +282,9 @@ class WasmProgram:
             else:
                 put(self.variable(name), 0, self.number(value))
         for i, value in enumerate(layout.arena):
-            put(mem.ARENA, i, value)
+            put(mem.ARENA_AT, i, value)
         put(mem.AP, 0, len(layout.arena))
+        put(mem.HP, 0, ARENA_WORDS)
         return _bytes(words)
 
 
@@ -371,11 +391,20 @@ class WasmGame:
         optional = self.word(mem.PENDING_OPTIONAL)
         count = self.word(mem.PENDING_COUNT) - optional
         columns = [self.word(mem.PENDING_COLUMNS + 4 * i) for i in range(self.rules.writer.columns[name])]
-        options = [tuple(layout.value(self.word(mem.ARENA + 4 * (column + n))) for column in columns)
+        options = [tuple(self.value(self.word(mem.ARENA + 4 * (column + n))) for column in columns)
                    for n in range(1, count + 1)]
         if optional:
             options.append("pass")
         self._decision = WasmDecision(name, layout.value(self.word(mem.PENDING_PLAYER)), options)
+
+    def value(self, number: int):
+        """A value of the module as the Python backend has it: a list of values, a component's id, a name
+        or a number."""
+        layout = self.rules.writer.layout
+        if 0 <= number - layout.LIST0 < ARENA_WORDS:
+            at = self.rules.writer.mem.ARENA + 4 * number
+            return [self.value(self.word(at + 4 * i)) for i in range(1, self.word(at) + 1)]
+        return layout.value(number)
 
     def _result(self) -> Result:
         """How the game ended, as the Python backend says it."""
@@ -384,7 +413,7 @@ class WasmGame:
         kind, bits = self.word(mem.FINISH_KIND), self.word(mem.NAMED)
         named = [p for s, p in enumerate(seated) if bits >> s & 1]
         ending = self.word(mem.ENDING)
-        how = str(layout.value(ending)) if ending else ""
+        how = str(self.value(ending)) if ending else ""
         if kind == 3:
             return Result(named, {}, outcome_words(named, "wins", seated), ending=how)
         if kind == 2:
@@ -425,8 +454,10 @@ class WasmGame:
         if into is None:
             return WasmGame(self.rules, self.seed, _copy_of=self)
         mem = self.rules.writer.mem
-        size = mem.ARENA - mem.GAME + 4 * (self.word(mem.AP) + 1)
+        size = mem.ARENA_AT - mem.GAME + 4 * (self.word(mem.AP) + 1)
         ctypes.memmove(into._address() + mem.GAME, self._address() + mem.GAME, size)
+        kept = mem.ARENA_AT + 4 * self.word(mem.HP)  # the lists kept at the arena's top
+        ctypes.memmove(into._address() + kept, self._address() + kept, mem.ARENA_AT + 4 * ARENA_WORDS - kept)
         into.seed, into.result = self.seed, self.result
         into._changed()
         return into

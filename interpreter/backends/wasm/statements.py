@@ -20,10 +20,11 @@ from interpreter.backends.wasm.expressions import (
     slot,
     store_word,
 )
-from interpreter.backends.wasm.layout import MAX_COLUMNS, OPTIONS, SLOTS
+from interpreter.backends.wasm.layout import FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language.expressions import Quantifier
+from interpreter.language.types import ANY
 from interpreter.language.statements import MOVED
 
 DONE, CALL, SUSPEND = 0, 1, 2
@@ -116,6 +117,8 @@ def plain_set(node, out: Routine) -> None:
     if isinstance(target, e.Name) and target.name in out.names:
         out.line(set_slot(out.slot(target.name), value))
         return
+    if node.value.type in ("list", ANY):  # stored past the routine's end
+        value = f"(call $keep {value})"
     if isinstance(target, e.Name) and target.name in layout.variables:
         out.line(set_scalar(out.w.variable(target.name), value))
     elif isinstance(target, e.Call) and target.name in layout.variables:
@@ -143,9 +146,9 @@ def plain_call(node, out: Routine) -> None:
     out.line(f"(local.set $nf (call $push (i32.const {number})))")
     out.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
     for i, a in enumerate(args):
-        out.line(f"(i32.store offset={16 + 4 * i} (local.get $nf) {a})")
+        out.line(f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {a})")
     out.line(f"(if (call $R_P_{identifier(node.name)} (local.get $nf)) (then (return (i32.const {CALL}))))")
-    out.line(set_scalar(out.w.mem.SP, f"(i32.sub {scalar(out.w.mem.SP)} (i32.const 1))"))
+    out.line("(call $pop)")
 
 
 def plain_signal(node, out: Routine) -> None:
@@ -170,7 +173,7 @@ def plain_rank(node, out: Routine) -> None:
             value = f"(call $F_{identifier(name)} (i32.const {p}))"
             if order != "most":
                 value = f"(i32.sub (i32.const 0) {value})"
-            out.line(store_word(mem.ARENA, f"(i32.add {scalar(mem.AP)} (i32.const {k * len(seated) + s}))", value))
+            out.line(store_word(mem.ARENA_AT, f"(i32.add {scalar(mem.AP)} (i32.const {k * len(seated) + s}))", value))
         out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{identifier(node.keys[0][1])} (i32.const {p}))"))
     first = len(out.w.rank_keys)
     out.w.rank_keys += [f"{order} {name}" for order, name in node.keys]
@@ -250,7 +253,7 @@ def _values(out: Routine, args, prefix: str) -> list[str]:
     slots = [out.slot(f"{prefix}{i}") for i in range(len(args))]
     for k, a in zip(slots, args):
         out.line(set_slot(k, out.value(a)))
-    return [f"(i32.store offset={16 + 4 * i} (local.get $nf) {slot(k)})" for i, k in enumerate(slots)]
+    return [f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {slot(k)})" for i, k in enumerate(slots)]
 
 
 def flat_call(node, out: Routine) -> None:
@@ -387,7 +390,8 @@ def flat_choose(node, out: Routine) -> None:
     _option_loops(node, out, out, columns, names, 0)
     out.line(set_slot(count, load_word(mem.ARENA, slot(columns[0]))))
     out.line(f"(if (i32.gt_s {slot(count)} (i32.const {OPTIONS})) (then (call $fail (i32.const 3))))")
-    out.line(set_scalar(mem.AP, f"(i32.add (i32.add {slot(columns[-1])} {slot(count)}) (i32.const 1))"))
+    end = f"(i32.add (i32.add {slot(columns[-1])} {slot(count)}) (i32.const {1 - out.w.layout.LIST0}))"
+    out.line(set_scalar(mem.AP, end))
     asking, after, answered, got = out.new_label(), out.new_label(), out.new_label(), out.new_label()
     out.line(f"(if (i32.gt_s {slot(count)} (i32.const 0)) (then {out.goto(asking)}))")
     for name in names:
