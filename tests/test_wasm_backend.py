@@ -106,6 +106,91 @@ def test_texts_variables_of_each_player_endings_and_partial_tables(tmp_path, pla
     assert_same_games(load(folder), range(40), players)
 
 
+SCOUTING_CONTENT = """\
+    players: [red, blue]
+    board:
+      locations:
+        a: {terrain: hill, worth: 2}
+        b: {terrain: lake, worth: 1}
+        c: {terrain: hill, worth: 3}
+      connections:
+        - {from: a, to: b, type: road}
+        - {from: b, to: c, type: river}
+        - {from: a, to: c, type: road}
+    pieces:
+      scout: {per_player: 3, starts_in: supply, properties: {speed: 2, tags: [fast, small]}}
+      tower: {per_player: 1, starts_in: supply, properties: {speed: 0, tags: [slow]}}
+      card: {count: 8, starts_in: deck, properties: {value: 3, suits: [sun, moon]}}
+    """
+SCOUTING = """\
+    zone supply per player
+    zone deck
+    zone discard
+    variable current = red
+    variable score per player = 0
+    variable seen = []
+    variable log = []
+    property hurt = 0
+    event scouted(s, spot)
+
+    when scouted(s, spot) if s.speed > 1:
+        set score(s.owner) = score(s.owner) + worth_of(spot)
+        set log = log + [[s.kind, spot]]
+
+    when start of turn:
+        set score(you) = score(you) + size(pieces_in(select(l in locations where not empty(l)))) mod 3
+
+    when end of scouting:
+        set seen = distinct(seen + [you])
+
+    function worth_of(l) = l.worth / 1 + (if l.terrain = "hill" then 1 else 0)
+    function routes(p) = if p = red then [road] else [road, river]
+    function best(p) = max(x in [score(p), 0])
+
+    procedure scout_somewhere():
+        choose s in pieces(supply(you)), spot in locations where s.speed >= 0 as place
+        move s to spot
+        emit scouted(s, spot)
+        flip s face down
+        if s is face down and s.controller = you:
+            set s.hurt = s.hurt + roll(6)
+
+    play:
+        shuffle deck
+        repeat:
+            turn current:
+                phase scouting:
+                    repeat 2 times:
+                        if empty(supply(you)):
+                            end turn
+                        scout_somewhere()
+                phase drawing:
+                    let n = 0
+                    while n < 2 and not empty(deck):
+                        move top(deck) to discard
+                        set n = n + 1
+                    repeat n times:
+                        set score(you) = score(you) + nth(reverse(numbers(1, 3)), 0) - 3
+                    let sorted_pieces = sorted(x in pieces_in(locations) by most x.hurt, fewest x.speed)
+                    as next(you):
+                        if random([1, 2, 3]) = 2 and size(subsets([1, 2, 3])) = 8:
+                            set score(you) = score(you) + 1
+                    choose l in adjacent(first(x in locations), routes(you)) as travel or pass
+                    if [1, 2] = [1, 2] and log != [] and first(t in [[1]]) = [1] and "sun" in card.suits:
+                        set score(you) = score(you) + min(v in [3, 1, 2])
+            if score(current) >= 12 or all(p in players where empty(supply(p))):
+                end game ranked by most best
+            set current = next(current)
+    """
+
+
+def test_lists_kept_by_variables_builtins_events_phases_and_sorting(tmp_path):
+    """`when` rules of events, of the start of a turn and of the end of a phase (the turn ending inside
+    it), lists made, compared, sorted and kept in a variable, fixed values of kinds and locations,
+    connections worked out in the game, shuffles, dice and draws."""
+    assert_same_games(load(toy_folder(tmp_path, SCOUTING_CONTENT, scouting=SCOUTING)), range(40))
+
+
 def _play(game, rng):
     while not game.finished:
         game.choose(rng.randrange(len(game.decision.options)))

@@ -12,6 +12,7 @@ import re
 from interpreter.backends.errors import NotCompiled
 from interpreter.backends.wasm.layout import BASE, CONTROLLER, FACE_DOWN, FRAME_SLOTS
 from interpreter.language import expressions as e
+from interpreter.language.types import ANY
 
 
 class NotOnWasm(NotCompiled):
@@ -124,9 +125,7 @@ class WCode:
             return scalar(self.w.variable(name))
         if what == "function":
             return f"(call $F_{identifier(name)})"
-        if what == "connection":  # read by `adjacent`, `ray` and `step` from the tree itself
-            return "(i32.const 0)"
-        if what in ("kind", "player", "location", "zone", "trait"):
+        if what in ("kind", "player", "location", "zone", "trait", "connection"):
             return f"(i32.const {L.string(name)})"
         raise NotOnWasm(f"the name {name}", expr.pos)
 
@@ -172,6 +171,8 @@ class WCode:
                 for x, a in L.locations.items() for k, direction in enumerate(directions, 1)})
             return load_word(table, f"(i32.add (i32.mul (i32.sub {args[0]} (i32.const {L.ZONE0})) (i32.const {size})) "
                                     f"{load_word(place, args[1])})")
+        if name == "adjacent" and not _named(expr.args[1]):
+            return self._adjacent_by(args[0], args[1])
         if name in ("adjacent", "ray"):
             via = _via(expr.args[1])
             length = expr.args[2].value if name == "ray" else None
@@ -179,9 +180,39 @@ class WCode:
             lists = {L.locations[loc]: L.constant_list((via, length, loc), [L.locations[x] for x in neighbours[loc]])
                      for loc in L.locations}
             return load_word(self.w.table(("nb", via, length), lists), args[0])  # none reads 0: the empty list
-        if name in ("kinds", "occupied", "tops", "pieces"):
+        if name in ("kinds", "occupied", "tops", "pieces", "size", "pieces_in", "distinct", "subsets", "reverse"):
             return f"(call ${name} {args[0]})"
+        if name in ("nth", "numbers"):
+            return f"(call ${name} {args[0]} {args[1]})"
+        if name == "random":
+            return f"(call $random_item {args[0]})"
+        if name == "roll":
+            return f"(i32.add (call $draw {args[0]}) (i32.const 1))"
+        if name == "faction_of":
+            seats = self.w.program.seats
+            table = self.w.table("faction_of", {n: L.players[seats.get(p, p)] for p, n in L.players.items()},
+                                 L.players.values())
+            return load_word(table, args[0])
         raise NotOnWasm(f"{name}()", expr.pos)
+
+    def _adjacent_by(self, location: str, via: str) -> str:
+        """`adjacent(x, via)` with connections the game works out: a neighbourhood per set of them."""
+        L, board = self.w.layout, self.w.board
+        types = board.connection_types
+        if len(types) > 6:
+            raise NotOnWasm("connections worked out in a game of more than 6 kinds", None)
+        bits = self.w.table("connection_bits", {L.string(t): 1 << i for i, t in enumerate(types)})
+        lists = {}
+        for mask in range(1 << len(types)):
+            chosen = tuple(t for i, t in enumerate(types) if mask >> i & 1)
+            for x, n in L.locations.items():
+                lists[((n - L.ZONE0) << len(types)) + mask] = L.constant_list(
+                    (chosen, None, x), [L.locations[y] for y in board.adjacent(x, chosen)])
+        table = self.w.table(("adjacent_by",), lists)
+        x = self.simple(location)
+        key = f"(i32.add (i32.shl (i32.sub {x} (i32.const {L.ZONE0})) (i32.const {len(types)})) " \
+              f"(call $via_bits {via} (i32.const {bits})))"
+        return f"(if (result i32) {x} (then {load_word(table, key)}) (else (i32.const {L.constant_list('empty', [])})))"
 
     def _Attribute(self, expr):
         name, mem, L, symbols = expr.name, self.w.mem, self.w.layout, self.w.symbols
@@ -242,8 +273,22 @@ class WCode:
             return left
         left, right = self.value(expr.left), self.value(expr.right)
         if op in ("in", "not in"):
-            test = f"(call $contains {right} {left})"
+            if expr.right.type == "zone":
+                test = f"(i32.eq {load_word(self.w.mem.ZONE, left)} {right})"
+            else:
+                test = f"(call $contains {right} {left})"
             return test if op == "in" else f"(i32.eqz {test})"
+        if op in ("=", "!=") and {expr.left.type, expr.right.type} & {"list", ANY}:
+            test = f"(call $same {left} {right})"  # lists are equal by their items
+            return test if op == "=" else f"(i32.eqz {test})"
+        if op == "+" and expr.type == "list":
+            return f"(call $concat {left} {right})"
+        if op == "+" and expr.left.type == expr.right.type == ANY:  # two numbers or two lists: the values tell
+            left, right = self.simple(left), self.simple(right)
+            return (f"(if (result i32) (call $is_list {left}) (then (call $concat {left} {right})) "
+                    f"(else (i32.add {left} {right})))")
+        if op in ("/", "mod"):
+            return f"(call ${'divide' if op == '/' else 'remainder'} {left} {right})"
         wasm = {"=": "i32.eq", "!=": "i32.ne", "<": "i32.lt_s", "<=": "i32.le_s", ">": "i32.gt_s", ">=": "i32.ge_s",
                 "+": "i32.add", "-": "i32.sub", "*": "i32.mul"}[op]
         return f"({wasm} {left} {right})"
@@ -253,6 +298,30 @@ class WCode:
 
     def _Negate(self, expr):
         return f"(i32.sub (i32.const 0) {self.value(expr.operand)})"
+
+    def _SortedBy(self, expr):
+        """The keys worked out into one list per key, then the items ordered by them in the module."""
+        mem = self.w.mem
+        items = self.simple(self.value(expr.source))
+        count = load_word(mem.ARENA, items)
+        keys = self.temp(f"(call $new_list (i32.const {len(expr.keys)}))")
+        columns = []
+        for j in range(len(expr.keys)):
+            columns.append(self.temp(f"(call $new_list {count})"))
+            self.line(store_word(mem.ARENA, f"(i32.add {keys} (i32.const {j + 1}))", columns[-1]))
+        self.line(f"(call $steps {count})")
+        i, item = self.fn.local("i"), self.fn.local("v")
+        body: list[str] = []
+        inner = self.inner({expr.variable: f"(local.get {item})"}, body)
+        for column, key in zip(columns, expr.keys):
+            inner.line(store_word(mem.ARENA, f"(i32.add {column} (local.get {i}))", inner.value(key)))
+        label = i[1:]
+        self.line(f"(local.set {i} (i32.const 1)) (block $sb{label} (loop $sl{label} "
+                  f"(br_if $sb{label} (i32.gt_s (local.get {i}) {count})) "
+                  f"(local.set {item} {load_word(mem.ARENA, f'(i32.add {items} (local.get {i}))')}) {' '.join(body)} "
+                  f"(local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $sl{label})))")
+        most = sum(1 << j for j, order in enumerate(expr.orders) if order == "most")
+        return f"(call $sort_by {items} {keys} (i32.const {most}))"
 
     def _Conditional(self, expr):
         result = self.fn.local()
@@ -273,7 +342,7 @@ class WCode:
 
     def _Quantifier(self, expr):
         q, mem = expr.quantifier, self.w.mem
-        initial = {"count": 0, "sum": 0, "any": 0, "all": 1, "first": 0, "select": 0}.get(q)
+        initial = {"count": 0, "sum": 0, "any": 0, "all": 1, "first": 0, "select": 0, "max": 0, "min": 0}.get(q)
         if initial is None:
             raise NotOnWasm(f"{q}()", expr.pos)
         result, item, i = self.fn.local("r"), self.fn.local("v"), self.fn.local("i")
@@ -328,6 +397,13 @@ class WCode:
         elif q == "sum":
             value = action.value(expr.value) if expr.value is not None else f"(local.get {item})"
             action.line(f"(local.set {result} (i32.add (local.get {result}) {value}))")
+        elif q in ("max", "min"):  # none where there is no item
+            found = self.fn.local("found")
+            self.line(f"(local.set {found} (i32.const 0))")
+            value = action.simple(action.value(expr.value) if expr.value is not None else f"(local.get {item})")
+            better = f"(i32.{'gt' if q == 'max' else 'lt'}_s {value} (local.get {result}))"
+            action.line(f"(if (i32.or (i32.eqz (local.get {found})) {better}) "
+                        f"(then (local.set {result} {value}) (local.set {found} (i32.const 1))))")
         if q == "all":
             test = body.value(expr.where) if expr.where is not None else "(i32.const 1)"
             body.line(f"(if (i32.eqz {test}) (then (local.set {result} (i32.const 0)) (br {block})))")
@@ -349,6 +425,12 @@ class WCode:
             end = f"(i32.add (i32.add (local.get {result}) {length}) (i32.const {1 - self.w.layout.LIST0}))"
             self.line(set_scalar(mem.AP, end))
         return f"(local.get {result})"
+
+
+def _named(expr) -> bool:
+    """Are the connections of `adjacent`, `ray` or `step` named in the rules (a name or a list of names)?"""
+    items = expr.items if isinstance(expr, e.ListOf) else [expr]
+    return all(isinstance(i, e.Name) for i in items)
 
 
 def _via(expr) -> tuple[str, ...]:

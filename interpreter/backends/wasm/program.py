@@ -16,6 +16,7 @@ from importlib import resources
 from interpreter.backends.wasm.expressions import Function, NotOnWasm, WCode, identifier, load_word
 from interpreter.backends.wasm.layout import (
     ARENA_WORDS,
+    BASE,
     FACE_DOWN,
     FRAME,
     FRAME_SLOTS,
@@ -38,6 +39,8 @@ DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl
 FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
             3: "a decision has more than 256 options", 4: "the trace is full",
             8: "`win` or `lose` names none, nobody, or somebody not at the table",
+            9: f"a list would hold more than {LIMITS.longest_list:,} items (LUDOLEX_LONGEST_LIST)",
+            10: "division by zero", 11: "a die or a draw with no sides (`roll(0)`)",
             5: f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps between two decisions "
                f"(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
             6: f"the game went past {LIMITS.decisions_per_game:,} decisions (LUDOLEX_DECISIONS_PER_GAME): "
@@ -73,6 +76,7 @@ class WasmProgram:
         self.routines: list[str] = []
         self.functions: list[str] = []
         self.positions: list = []
+        self._handlers: dict[tuple, list] = {}
         self.rank_keys: list[str] = []  # `most NAME` of every ranking's keys, in the order written
         self.columns: dict[str, int] = {}  # a decision's name -> how many values each of its options has
         self.source = self._write()
@@ -119,6 +123,19 @@ class WasmProgram:
                 raise NotOnWasm("constant tables of more than 1 MB", None)
         return self.tables[key]
 
+    def handlers(self, event: tuple) -> list:
+        """The `when` rules of an event at this table (a faction's only if its player is seated), the
+        highest precedence first, then as declared."""
+        if event not in self._handlers:
+            found = [x for x in self.program.declarations if isinstance(x, d.WhenDecl) and x.event == event
+                     and all(p in self.seated for p in x.needs)]
+            self._handlers[event] = sorted(found, key=lambda x: -x.precedence)
+        return self._handlers[event]
+
+    @staticmethod
+    def handler_name(event: tuple, index: int) -> str:
+        return f"H_{event[0]}_{event[1]}_{index}"
+
     def attribute_table(self, name: str) -> int:
         """The table of a fixed value of kinds (`sword.value`) and locations (`c3.terrain`), by their numbers."""
         layout = self.layout
@@ -146,11 +163,8 @@ class WasmProgram:
                 self.functions.append(self._function(decl, modifiers.get(decl.name, [])))
             elif isinstance(decl, d.ProcedureDecl):
                 self._routine(f"P_{decl.name}", decl.body, self.deciding.procedures.get(decl.name, False), decl.params)
-            elif isinstance(decl, d.WhenDecl):
-                if decl.event[0] != "event":
-                    raise NotOnWasm(f"`when` rules of `{decl.event[0]} of {decl.event[1]}`", decl.pos)
-                handlers = [x for x in program.declarations if isinstance(x, d.WhenDecl) and x.event == decl.event]
-                self._routine(f"H_{decl.event[1]}_{handlers.index(decl)}", decl.body,
+            elif isinstance(decl, d.WhenDecl) and decl in self.handlers(decl.event):
+                self._routine(self.handler_name(decl.event, self.handlers(decl.event).index(decl)), decl.body,
                               self.deciding.events.get(decl.event, False), decl.params, decl.condition)
             elif isinstance(decl, d.AlwaysDecl):
                 always.append(f"ALWAYS_{len(always)}")
@@ -195,7 +209,8 @@ class WasmProgram:
                 "CONSTANT_LISTS": len(layout.arena),
                 "SETTLE_ROUNDS": LIMITS.settle_rounds,
                 "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
-                "DECISIONS_PER_GAME": LIMITS.decisions_per_game}
+                "DECISIONS_PER_GAME": LIMITS.decisions_per_game, "LONGEST_LIST": LIMITS.longest_list, "BASE": BASE,
+                "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0]}
 
     def _function(self, decl, modifiers) -> str:
         fn = Function()

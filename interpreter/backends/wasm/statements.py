@@ -20,7 +20,7 @@ from interpreter.backends.wasm.expressions import (
     slot,
     store_word,
 )
-from interpreter.backends.wasm.layout import FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
+from interpreter.backends.wasm.layout import FACE_DOWN, FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language.expressions import Quantifier
@@ -87,7 +87,8 @@ class Routine(WCode):
 def write_block(block, out: Routine, flat: bool) -> None:
     for statement in block.statements:
         name = type(statement).__name__
-        if flat and statement.decides(out.w.deciding):
+        out.flat_now = flat and statement.decides(out.w.deciding)
+        if out.flat_now:
             writer = FLAT.get(name)
             if writer is None:
                 raise NotOnWasm(f"`{name}` statements that ask for decisions", statement.pos)
@@ -140,14 +141,28 @@ def plain_move(node, out: Routine) -> None:
 
 
 def plain_call(node, out: Routine) -> None:
-    number = out.w.routine_number(f"P_{node.name}")
-    args = [out.value(a) for a in node.args]
-    _step(out, node.pos)
+    args = [out.simple(out.value(a)) for a in node.args]
+    _call_plain(out, f"P_{identifier(node.name)}", args, node.pos)
+
+
+def plain_emit(node, out: Routine) -> None:
+    if node.ordered_by is not None:
+        raise NotOnWasm("`emit ... ordered by`", node.pos)
+    w, event = out.w, ("event", node.event)
+    args = [out.simple(out.value(a)) for a in node.args]
+    for index in range(len(w.handlers(event))):
+        _call_plain(out, w.handler_name(event, index), args, node.pos)
+
+
+def _call_plain(out: Routine, routine: str, args: list[str], pos) -> None:
+    """A routine that asks for no decision, run to its end in a frame of its own."""
+    number = out.w.routine_number(routine)
+    _step(out, pos)
     out.line(f"(local.set $nf (call $push (i32.const {number})))")
     out.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
     for i, a in enumerate(args):
         out.line(f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {a})")
-    out.line(f"(if (call $R_P_{identifier(node.name)} (local.get $nf)) (then (return (i32.const {CALL}))))")
+    out.line(f"(if (call $R_{routine} (local.get $nf)) (then (return (i32.const {CALL}))))")
     out.line("(call $pop)")
 
 
@@ -168,17 +183,18 @@ def plain_signal(node, out: Routine) -> None:
 
 def plain_rank(node, out: Routine) -> None:
     mem, seated = out.w.mem, out.w.layout.seated
+    values = out.temp(f"(call $new_list (i32.const {len(node.keys) * len(seated)}))")
     for s, p in enumerate(seated):
         for k, (order, name) in enumerate(node.keys):
             value = f"(call $F_{identifier(name)} (i32.const {p}))"
             if order != "most":
                 value = f"(i32.sub (i32.const 0) {value})"
-            out.line(store_word(mem.ARENA_AT, f"(i32.add {scalar(mem.AP)} (i32.const {k * len(seated) + s}))", value))
+            out.line(store_word(mem.ARENA, f"(i32.add {values} (i32.const {1 + k * len(seated) + s}))", value))
         out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{identifier(node.keys[0][1])} (i32.const {p}))"))
     first = len(out.w.rank_keys)
     out.w.rank_keys += [f"{order} {name}" for order, name in node.keys]
     out.line(f"(return (call $rank (i32.const {len(node.keys)}) (i32.const {int(node.ties_share)}) "
-             f"(i32.const {first})))")
+             f"(i32.const {first}) {values}))")
 
 
 def plain_if(node, out: Routine) -> None:
@@ -225,9 +241,66 @@ def plain_pass(node, out: Routine) -> None:
     pass
 
 
+def plain_repeat(node, out: Routine) -> None:
+    count, i = out.simple(out.value(node.times)), out.fn.local("i")
+    body: list[str] = []
+    inner = out.nested(body)
+    _step(inner, node.pos)
+    write_block(node.body, inner, False)
+    label = i[1:]
+    out.line(f"(local.set {i} (i32.const 0)) (block $rb{label} (loop $rl{label} "
+             f"(br_if $rb{label} (i32.ge_s (local.get {i}) {count})) {' '.join(body)} "
+             f"(local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $rl{label})))")
+
+
+def plain_while(node, out: Routine) -> None:
+    test_lines: list[str] = []
+    test = out.nested(test_lines).value(node.test)
+    body: list[str] = []
+    inner = out.nested(body)
+    _step(inner, node.pos)
+    write_block(node.body, inner, False)
+    label = out.fn.label("w")[1:]
+    out.line(f"(block $wb{label} (loop $wl{label} {' '.join(test_lines)} (br_if $wb{label} (i32.eqz {test})) "
+             f"{' '.join(body)} (br $wl{label})))")
+
+
+def plain_as(node, out: Routine) -> None:
+    saved = out.fn.local("you")
+    out.line(f"(local.set {saved} {YOU})")
+    out.line(f"(i32.store offset=8 (local.get $f) {out.value(node.player)})")
+    write_block(node.body, out, False)
+    out.line(f"(i32.store offset=8 (local.get $f) (local.get {saved}))")
+
+
+def because(node, out: Routine) -> None:
+    """The points a statement makes are counted by reason by the Python backend's reports only: here,
+    the statement itself."""
+    write_block(node.body, out, out.flat_now)
+
+
+def plain_flip(node, out: Routine) -> None:
+    what, down = out.value(node.what), int(node.facing == "down")
+    out.line(f"(call $flip {what} (i32.const {down}) (i32.const {out.w.layout.properties[FACE_DOWN]}))")
+
+
+def plain_reveal(node, out: Routine) -> None:
+    """What a player is shown changes no rule's outcome, and the module shows nobody anything: the
+    operands are worked out (their errors stand), nothing else."""
+    out.line(f"(drop {out.value(node.zone)})")
+    out.line(f"(drop {out.value(node.player)})")
+    out.line(set_scalar(out.w.mem.VERSION, f"(i32.add {scalar(out.w.mem.VERSION)} (i32.const 1))"))
+
+
+def plain_shuffle(node, out: Routine) -> None:
+    out.line(f"(call $shuffle {out.value(node.zone)})")
+
+
 PLAIN = {"Let": plain_let, "Set": plain_set, "Move": plain_move, "CallProcedure": plain_call,
          "Signalling": plain_signal, "Rank": plain_rank, "If": plain_if, "ForEach": plain_for_each,
-         "AtOnce": plain_at_once, "Pass": plain_pass}
+         "AtOnce": plain_at_once, "Pass": plain_pass, "Emit": plain_emit, "Repeat": plain_repeat,
+         "While": plain_while, "As": plain_as, "Because": because, "Flip": plain_flip, "Reveal": plain_reveal,
+         "Shuffle": plain_shuffle}
 
 
 # Statements that may stop ------------------------------------------------------------------------------
@@ -280,10 +353,14 @@ def flat_perform(node, out: Routine) -> None:
 def flat_emit(node, out: Routine) -> None:
     if node.ordered_by is not None:
         raise NotOnWasm("`emit ... ordered by`", node.pos)
-    fill = _values(out, node.args, "value")
-    handlers = [x for x in out.w.program.declarations if isinstance(x, d.WhenDecl) and x.event == ("event", node.event)]
-    for index in range(len(handlers)):
-        _push(out, f"(i32.const {out.w.routine_number(f'H_{node.event}_{index}')})", fill, node.pos)
+    _run_handlers(out, ("event", node.event), _values(out, node.args, "value"), node.pos)
+
+
+def _run_handlers(out: Routine, event: tuple, fill: list[str], pos) -> None:
+    """The `when` rules of an event, each in a frame of its own, the routine going on after each."""
+    w = out.w
+    for index in range(len(w.handlers(event))):
+        _push(out, f"(i32.const {w.routine_number(w.handler_name(event, index))})", fill, pos)
 
 
 def flat_if(node, out: Routine) -> None:
@@ -329,15 +406,19 @@ def flat_for_each(node, out: Routine) -> None:
 
 
 def flat_repeat(node, out: Routine) -> None:
+    top, end = out.new_label(), out.new_label()
     if node.times is not None:
-        raise NotOnWasm("`repeat N times` that asks for decisions", node.pos)
-    top = out.new_label()
+        left = out.slot(f"times{id(node)}")
+        out.line(set_slot(left, out.value(node.times)))
     out.line(out.goto(top))
     out.place(top)
+    if node.times is not None:
+        out.line(f"(if (i32.le_s {slot(left)} (i32.const 0)) (then {out.goto(end)}))")
+        out.line(set_slot(left, f"(i32.sub {slot(left)} (i32.const 1))"))
     _step(out, node.pos)
     write_block(node.body, out, True)
     out.line(out.goto(top))
-    out.place(out.new_label())
+    out.place(end)
 
 
 def flat_as(node, out: Routine) -> None:
@@ -348,32 +429,56 @@ def flat_as(node, out: Routine) -> None:
     out.line(f"(i32.store offset=8 (local.get $f) {slot(saved)})")
 
 
+def _mark(out: Routine, label: str) -> None:
+    """`end turn` from here on goes on at `label` of this routine, the frames above it dropped."""
+    mem = out.w.mem
+    out.line(store_word(mem.MARK_DEPTH, scalar(mem.MARKS), scalar(mem.SP)))
+    out.line(store_word(mem.MARK_PC, scalar(mem.MARKS), f"(i32.const @{label}@)"))
+    out.line(set_scalar(mem.MARKS, f"(i32.add {scalar(mem.MARKS)} (i32.const 1))"))
+
+
+def _unmark(out: Routine) -> None:
+    out.line(set_scalar(out.w.mem.MARKS, f"(i32.sub {scalar(out.w.mem.MARKS)} (i32.const 1))"))
+
+
 def flat_turn(node, out: Routine) -> None:
-    handled, mem = out.w.symbols.handled, out.w.mem
-    if ("start", "turn") in handled or ("end", "turn") in handled:
-        raise NotOnWasm("`start of turn` and `end of turn` rules", node.pos)
+    mem = out.w.mem
     saved, saved_turn, end = out.slot(f"you{id(node)}"), out.slot(f"turn{id(node)}"), out.new_label()
     out.line(set_slot(saved, YOU))
     out.line(set_slot(saved_turn, scalar(mem.TURN_PLAYER)))
     out.line(f"(i32.store offset=8 (local.get $f) {out.value(node.player)})")
     out.line(set_scalar(mem.TURN_PLAYER, YOU))
     out.line(set_scalar(mem.TURNS, f"(i32.add {scalar(mem.TURNS)} (i32.const 1))"))
-    out.line(store_word(mem.MARK_DEPTH, scalar(mem.MARKS), scalar(mem.SP)))
-    out.line(store_word(mem.MARK_PC, scalar(mem.MARKS), f"(i32.const @{end}@)"))
-    out.line(set_scalar(mem.MARKS, f"(i32.add {scalar(mem.MARKS)} (i32.const 1))"))
+    _mark(out, end)
+    _run_handlers(out, ("start", "turn"), [], node.pos)
     write_block(node.body, out, True)
     out.line(out.goto(end))
     out.place(end)
-    out.line(set_scalar(mem.MARKS, f"(i32.sub {scalar(mem.MARKS)} (i32.const 1))"))
+    _unmark(out)
+    _run_handlers(out, ("end", "turn"), [], node.pos)
     out.line(f"(i32.store offset=8 (local.get $f) {slot(saved)})")
     out.line(set_scalar(mem.TURN_PLAYER, slot(saved_turn)))
 
 
 def flat_phase(node, out: Routine) -> None:
-    handled = out.w.symbols.handled
-    if ("start", node.name) in handled or ("end", node.name) in handled:
-        raise NotOnWasm("`start of` and `end of` a phase rules", node.pos)
+    """The phase's `start of` rules, its body, then its `end of` rules, which also run when the turn
+    ends inside it, before the turn goes on ending."""
+    _run_handlers(out, ("start", node.name), [], node.pos)
+    ends = bool(out.w.handlers(("end", node.name)))
+    ending, done = out.new_label(), out.new_label()
+    if ends:
+        _mark(out, ending)
     write_block(node.body, out, True)
+    if not ends:
+        return
+    _unmark(out)
+    _run_handlers(out, ("end", node.name), [], node.pos)
+    out.line(out.goto(done))
+    out.place(ending)
+    _unmark(out)
+    _run_handlers(out, ("end", node.name), [], node.pos)
+    out.line("(return (call $end_turn))")
+    out.place(done)
 
 
 def flat_choose(node, out: Routine) -> None:
@@ -455,4 +560,4 @@ def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, l
 
 FLAT = {"CallProcedure": flat_call, "Perform": flat_perform, "Emit": flat_emit, "If": flat_if, "While": flat_while,
         "ForEach": flat_for_each, "Repeat": flat_repeat, "As": flat_as, "Turn": flat_turn, "Phase": flat_phase,
-        "Choose": flat_choose}
+        "Choose": flat_choose, "Because": because}
