@@ -141,7 +141,8 @@ class WasmProgram:
         layout = self.layout
         values = {layout.kinds[k]: self.number(v[name]) for k, v in self.program.kind_properties.items()
                   if name in v and k in layout.kinds}
-        values.update((layout.locations[x], self.number(v[name])) for x, v in self.board.attributes.items() if name in v)
+        values.update((layout.locations[x], self.number(v[name]))
+                      for x, v in self.board.attributes.items() if name in v)
         return self.table(("attribute", name), values, [*layout.kinds.values(), *layout.locations.values()])
 
     def routine_number(self, name: str) -> int:

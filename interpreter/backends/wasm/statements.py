@@ -21,11 +21,10 @@ from interpreter.backends.wasm.expressions import (
     store_word,
 )
 from interpreter.backends.wasm.layout import FACE_DOWN, FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
-from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language.expressions import Quantifier
-from interpreter.language.types import ANY
 from interpreter.language.statements import MOVED
+from interpreter.language.types import ANY
 
 DONE, CALL, SUSPEND = 0, 1, 2
 YOU, SELF = "(i32.load offset=8 (local.get $f))", "(i32.load offset=12 (local.get $f))"
