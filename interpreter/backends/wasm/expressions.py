@@ -184,6 +184,10 @@ class WCode:
             return f"(call ${name} {args[0]})"
         if name in ("nth", "numbers"):
             return f"(call ${name} {args[0]} {args[1]})"
+        if name in ("placeable", "movable", "removable"):
+            c = self.simple(args[0])
+            to = args[1] if name != "removable" else "(i32.const 0)"
+            return f"(i32.and (i32.ne {c} (i32.const 0)) (i32.eqz (call $forbidden {c} {to})))"
         if name == "random":
             return f"(call $random_item {args[0]})"
         if name == "roll":

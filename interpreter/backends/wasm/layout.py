@@ -98,7 +98,7 @@ class Memory:
 
     SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "MTI", "DECISIONS", "FINISHED",
                "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
-               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "STEPS",
+               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "MOVED_FROM", "STEPS",
                "STEP_LIMIT", "STEP_BUDGET")
 
     def __init__(self, layout: Layout):

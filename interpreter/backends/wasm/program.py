@@ -41,6 +41,7 @@ FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' call
             8: "`win` or `lose` names none, nobody, or somebody not at the table",
             9: f"a list would hold more than {LIMITS.longest_list:,} items (LUDOLEX_LONGEST_LIST)",
             10: "division by zero", 11: "a die or a draw with no sides (`roll(0)`)",
+            12: "cannot move to nowhere (the destination is none)",
             5: f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps between two decisions "
                f"(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
             6: f"the game went past {LIMITS.decisions_per_game:,} decisions (LUDOLEX_DECISIONS_PER_GAME): "
@@ -159,6 +160,8 @@ class WasmProgram:
                 modifiers.setdefault(decl.name, []).append(decl)
         self.routine_number("PLAY")
         self.routine_number("ALWAYS")
+        self.bags = self.table("bags", {self.layout.zones[z]: 1 for z in self.symbols.unordered_zones()},
+                               self.layout.zones.values())
         for decl in program.declarations:
             if isinstance(decl, d.FunctionDecl):
                 self.functions.append(self._function(decl, modifiers.get(decl.name, [])))
@@ -182,6 +185,7 @@ class WasmProgram:
                 raise NotOnWasm("the functions of kinds of pieces (`test NAME of`)", None)
             deciding = self.deciding.abilities.get(ability.name, False)
             self._routine(f"AB_{ability.name}_{ability.kind}", block, deciding, [])
+        self.functions.append(self._forbidden())
         calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
         runtime = resources.files(__package__).joinpath("runtime.wat").read_text()
@@ -211,7 +215,8 @@ class WasmProgram:
                 "SETTLE_ROUNDS": LIMITS.settle_rounds,
                 "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
                 "DECISIONS_PER_GAME": LIMITS.decisions_per_game, "LONGEST_LIST": LIMITS.longest_list, "BASE": BASE,
-                "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0]}
+                "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0],
+                "FACE": layout.properties[FACE_DOWN], "BAGS": self.bags}
 
     def _function(self, decl, modifiers) -> str:
         fn = Function()
@@ -224,6 +229,32 @@ class WasmProgram:
         params = " ".join(f"(param $a{i} i32)" for i in range(len(decl.params)))
         locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
         return f"(func $F_{identifier(decl.name)} {params} (result i32) {locals_} {' '.join(code.lines)} {total})"
+
+    def _forbidden(self) -> str:
+        """`$forbidden(c, to)`: does a `cannot` rule of this table forbid component c to go to zone `to`?
+        Where it goes from and to (on the board or off it) says which rules apply: place, move or remove."""
+        guards: dict[str, list[str]] = {"place": [], "move": [], "remove": []}
+        for decl in self.program.declarations:
+            if isinstance(decl, d.CannotDecl) and all(p in self.seated for p in decl.needs):
+                name = f"cannot_{decl.action}_{len(self.functions)}"
+                self.functions.append(self._function(d.FunctionDecl(decl.pos, name, decl.params, decl.condition), []))
+                guards[decl.action].append(name)
+
+        def any_of(action, args):
+            found = "(i32.const 0)"
+            for name in guards[action]:
+                found = f"(i32.or {found} (call $F_{name} (local.get $c) {args}))"
+            return found
+
+        on_board = f"(i32.lt_u (i32.sub (local.get $%s) (i32.const {self.layout.ZONE0})) (i32.const {len(self.layout.locations)}))"
+        return (f"(func $forbidden (param $c i32) (param $to i32) (result i32) (local $from i32) "
+                f"(local.set $from {load_word(self.mem.ZONE, '(local.get $c)')}) "
+                f"(if (i32.eq (local.get $from) (local.get $to)) (then (return (i32.const 0)))) "
+                f"(if {on_board % 'from'} (then (if {on_board % 'to'} "
+                f"(then (return {any_of('move', '(local.get $from) (local.get $to)')})) "
+                f"(else (return {any_of('remove', '(local.get $from)')}))))) "
+                f"(if {on_board % 'to'} (then (return {any_of('place', '(local.get $to)')}))) "
+                f"(i32.const 0))")
 
     def _routine(self, name, body, flat, params, condition=None) -> None:
         self.routine_number(name)

@@ -130,13 +130,48 @@ def plain_set(node, out: Routine) -> None:
     out.line(set_scalar(mem.VERSION, f"(i32.add {scalar(mem.VERSION)} (i32.const 1))"))
 
 
+def _moved(node, out: Routine) -> tuple[str, str]:
+    """The move itself: the list of the components moved (0 where `what` is none), and where to."""
+    what = out.simple(out.value(node.what))
+    to = out.simple(out.value(node.to))
+    how = int(node.at_bottom) | 2 * int(node.guarded) | {None: 0, "up": 4, "down": 8}[node.facing]
+    _where(out, node.pos)
+    return f"(call $move {what} {to} (i32.const {how}))", to
+
+
 def plain_move(node, out: Routine) -> None:
-    if node.at_bottom or node.facing is not None or MOVED in out.w.symbols.handled or out.w.program.guards:
-        raise NotOnWasm("`move` to the bottom, face up or down, announced or guarded", node.pos)
-    if node.what.type == "list":
-        raise NotOnWasm("`move` of a list", node.pos)
-    what, to = out.simple(out.value(node.what)), out.simple(out.value(node.to))
-    out.line(f"(if {what} (then (call $move {what} {to})))")
+    w = out.w
+    moved, to = _moved(node, out)
+    if not w.handlers(MOVED):
+        out.line(f"(drop {moved})")
+        return
+    moved = out.temp(moved)
+    origin = out.temp(scalar(w.mem.MOVED_FROM))
+    calls: list[str] = []
+    for index in range(len(w.handlers(MOVED))):
+        _call_plain(out.nested(calls), w.handler_name(MOVED, index), [moved, origin, to], node.pos)
+    out.line(f"(if (i32.and (i32.ne {moved} (i32.const 0)) (i32.ne (call $len {moved}) (i32.const 0))) "
+             f"(then {' '.join(calls)}))")
+
+
+def flat_move(node, out: Routine) -> None:
+    """A move whose `moved` rules may ask for decisions: each in a frame of its own, once the move is done."""
+    values = [out.slot(f"{part}{id(node)}") for part in ("moved", "from", "to")]
+    moved, to = _moved(node, out)
+    out.line(set_slot(values[0], moved))
+    out.line(set_slot(values[1], scalar(out.w.mem.MOVED_FROM)))
+    out.line(set_slot(values[2], to))
+    done = out.new_label()
+    out.line(f"(if (i32.or (i32.eqz {slot(values[0])}) (i32.eqz (call $len {slot(values[0])}))) (then {out.goto(done)}))")
+    fill = [f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {slot(k)})" for i, k in enumerate(values)]
+    _run_handlers(out, MOVED, fill, node.pos)
+    out.line(out.goto(done))
+    out.place(done)
+
+
+def _where(out: Routine, pos) -> None:
+    """The rules position a runtime error from here is reported at."""
+    out.line(set_scalar(out.w.mem.WHERE, f"(i32.const {out.w.where(pos)})"))
 
 
 def plain_call(node, out: Routine) -> None:
@@ -559,4 +594,4 @@ def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, l
 
 FLAT = {"CallProcedure": flat_call, "Perform": flat_perform, "Emit": flat_emit, "If": flat_if, "While": flat_while,
         "ForEach": flat_for_each, "Repeat": flat_repeat, "As": flat_as, "Turn": flat_turn, "Phase": flat_phase,
-        "Choose": flat_choose, "Because": because}
+        "Choose": flat_choose, "Because": because, "Move": flat_move}
