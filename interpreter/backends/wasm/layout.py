@@ -98,8 +98,8 @@ class Memory:
 
     SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "MTI", "DECISIONS", "FINISHED",
                "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
-               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "MOVED_FROM", "STEPS",
-               "STEP_LIMIT", "STEP_BUDGET")
+               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "MOVED_FROM",
+               "STEPS", "STEP_LIMIT", "STEP_BUDGET")
 
     def __init__(self, layout: Layout):
         n, z, v = len(layout.components), len(layout.zones), len(layout.variables)

@@ -246,7 +246,8 @@ class WasmProgram:
                 found = f"(i32.or {found} (call $F_{name} (local.get $c) {args}))"
             return found
 
-        on_board = f"(i32.lt_u (i32.sub (local.get $%s) (i32.const {self.layout.ZONE0})) (i32.const {len(self.layout.locations)}))"
+        locations = len(self.layout.locations)
+        on_board = f"(i32.lt_u (i32.sub (local.get $%s) (i32.const {self.layout.ZONE0})) (i32.const {locations}))"
         return (f"(func $forbidden (param $c i32) (param $to i32) (result i32) (local $from i32) "
                 f"(local.set $from {load_word(self.mem.ZONE, '(local.get $c)')}) "
                 f"(if (i32.eq (local.get $from) (local.get $to)) (then (return (i32.const 0)))) "

@@ -162,7 +162,8 @@ def flat_move(node, out: Routine) -> None:
     out.line(set_slot(values[1], scalar(out.w.mem.MOVED_FROM)))
     out.line(set_slot(values[2], to))
     done = out.new_label()
-    out.line(f"(if (i32.or (i32.eqz {slot(values[0])}) (i32.eqz (call $len {slot(values[0])}))) (then {out.goto(done)}))")
+    nothing = f"(i32.or (i32.eqz {slot(values[0])}) (i32.eqz (call $len {slot(values[0])})))"
+    out.line(f"(if {nothing} (then {out.goto(done)}))")
     fill = [f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {slot(k)})" for i, k in enumerate(values)]
     _run_handlers(out, MOVED, fill, node.pos)
     out.line(out.goto(done))
