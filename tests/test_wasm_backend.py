@@ -191,6 +191,88 @@ def test_lists_kept_by_variables_builtins_events_phases_and_sorting(tmp_path):
     assert_same_games(load(toy_folder(tmp_path, SCOUTING_CONTENT, scouting=SCOUTING)), range(40))
 
 
+GUARDED_CONTENT = """\
+    players: [red, blue]
+    board:
+      locations:
+        a: {}
+        b: {}
+        c: {}
+      connections:
+        - {from: a, to: b, type: road}
+        - {from: b, to: c, type: road}
+    pieces:
+      pawn: {per_player: 4, starts_in: supply}
+      gem: {count: 6, starts_in: bag}
+    """
+GUARDED = """\
+    zone supply per player
+    zone bag unordered
+    zone vault per player
+    zone graveyard
+    variable current = red
+    variable score per player = 0
+    variable moves = 0
+
+    cannot place x in site if site = c and count(p in pieces(site) where p.owner = x.owner) >= 2
+    cannot move x from origin to target if target = a and x.owner = blue
+    cannot remove x from site if site = b and x.owner = red
+
+    when moved(things, origin, target) if target in locations:
+        set moves = moves + size(things)
+        if origin = none:
+            choose g in pieces(bag) as loot or pass
+            if g != none:
+                move g to vault(you)
+
+    function value(p) = score(p) + 2 * size(vault(p))
+    override value(p) = 100 if p = red and size(vault(p)) >= 3
+    override value(p) = 50 if size(vault(p)) >= 2 precedence 1
+
+    function own(p) = pieces(supply(p)) + select(x in pieces_in(locations) where x.owner = p)
+
+    procedure gain(n):
+        set score(you) = score(you) + n
+
+    instead of gain(n) if n > 1 as double:
+        proceed
+        set score(you) = score(you) + n
+
+    instead of gain(n) if n > 2 as halve:
+        set score(you) = score(you) + n / 2
+
+    procedure act():
+        choose x in own(you), spot in locations + [graveyard] as act or pass
+        if x = none:
+            return
+        move x to spot
+        gain(size(pieces(spot)))
+
+    procedure bury():
+        let victims = select(p in pieces_in(locations) where p.owner != you)
+        move victims to graveyard
+        move first(g in pieces(bag)) to bag at bottom face down
+
+    play:
+        repeat:
+            turn current:
+                act()
+                act()
+                if moves > 8:
+                    bury()
+            if value(current) >= 50 or moves > 30 or empty(supply(current)):
+                end game ranked by most value
+            set current = next(current)
+    """
+
+
+def test_cannot_rules_moves_announced_bags_instead_of_and_overrides(tmp_path):
+    """`cannot place / move / remove`, a `moved` rule that asks, a move into an unordered zone and to the
+    bottom face down, `instead of` rules (two that hold: the acting player orders them; `proceed`),
+    `override` with `precedence`."""
+    assert_same_games(load(toy_folder(tmp_path, GUARDED_CONTENT, guarded=GUARDED)), range(40))
+
+
 def _play(game, rng):
     while not game.finished:
         game.choose(rng.randrange(len(game.decision.options)))

@@ -25,6 +25,7 @@ from interpreter.backends.wasm.layout import (
     Layout,
     Memory,
 )
+from interpreter.backends.wasm.replacing import PROCEED_SLOT, write_replaced
 from interpreter.backends.wasm.statements import SELF, YOU, Routine, write_block
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.runtime import Result, Runtime
@@ -35,7 +36,8 @@ from interpreter.play.game import seating
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
 DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl, d.ShownDecl, d.VariableDecl,
-        d.PropertyDecl, d.ModifyDecl, d.OptionDecl)
+        d.PropertyDecl, d.ModifyDecl, d.OptionDecl, d.SetupDecl)
+WRITTEN_ELSEWHERE = (d.InsteadDecl, d.CannotDecl, d.OverrideDecl)  # with the procedures, the moves, the functions
 FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
             3: "a decision has more than 256 options", 4: "the trace is full",
             8: "`win` or `lose` names none, nobody, or somebody not at the table",
@@ -154,37 +156,46 @@ class WasmProgram:
 
     # the module
     def _write(self) -> str:
-        program, modifiers, always = self.program, {}, []
+        program, modifiers, overrides, always = self.program, {}, {}, []
         for decl in program.declarations:
             if isinstance(decl, d.ModifyDecl):
                 modifiers.setdefault(decl.name, []).append(decl)
+            elif isinstance(decl, d.OverrideDecl):
+                overrides.setdefault(decl.name, []).append(decl)
         self.routine_number("PLAY")
         self.routine_number("ALWAYS")
         self.bags = self.table("bags", {self.layout.zones[z]: 1 for z in self.symbols.unordered_zones()},
                                self.layout.zones.values())
         for decl in program.declarations:
             if isinstance(decl, d.FunctionDecl):
-                self.functions.append(self._function(decl, modifiers.get(decl.name, [])))
+                self.functions.append(self._function(decl, modifiers.get(decl.name, []), overrides.get(decl.name, [])))
             elif isinstance(decl, d.ProcedureDecl):
-                self._routine(f"P_{decl.name}", decl.body, self.deciding.procedures.get(decl.name, False), decl.params)
-            elif isinstance(decl, d.WhenDecl) and decl in self.handlers(decl.event):
-                self._routine(self.handler_name(decl.event, self.handlers(decl.event).index(decl)), decl.body,
+                flat = self.deciding.procedures.get(decl.name, False)
+                rules = [x for x in program.declarations if isinstance(x, d.InsteadDecl) and x.name == decl.name
+                         and all(p in self.seated for p in x.needs)]
+                if rules:
+                    write_replaced(self, decl, rules, flat)
+                else:
+                    self.write_routine(f"P_{decl.name}", decl.body, flat, decl.params)
+            elif isinstance(decl, d.WhenDecl):
+                if decl not in self.handlers(decl.event):  # a rule of a faction not seated
+                    continue
+                self.write_routine(self.handler_name(decl.event, self.handlers(decl.event).index(decl)), decl.body,
                               self.deciding.events.get(decl.event, False), decl.params, decl.condition)
             elif isinstance(decl, d.AlwaysDecl):
                 always.append(f"ALWAYS_{len(always)}")
-                self._routine(always[-1], decl.body, False, [])
+                self.write_routine(always[-1], decl.body, False, [])
             elif isinstance(decl, d.PlayDecl):
-                self._routine("PLAY", decl.body, True, [])
-            elif isinstance(decl, (d.InsteadDecl, d.AnytimeDecl, d.CannotDecl, d.OverrideDecl, d.SetupDecl)):
-                if not isinstance(decl, d.SetupDecl):
-                    raise NotOnWasm(f"`{type(decl).__name__[:-4].lower()}` rules", decl.pos)
-            elif not isinstance(decl, DATA):
+                self.write_routine("PLAY", decl.body, True, [])
+            elif isinstance(decl, d.AnytimeDecl):
+                raise NotOnWasm("`anytime` rules", decl.pos)
+            elif not isinstance(decl, DATA + WRITTEN_ELSEWHERE):
                 raise NotOnWasm(f"`{type(decl).__name__}` declarations", getattr(decl, "pos", None))
         for ability, block in program.ability_blocks:
             if ability.value:
                 raise NotOnWasm("the functions of kinds of pieces (`test NAME of`)", None)
             deciding = self.deciding.abilities.get(ability.name, False)
-            self._routine(f"AB_{ability.name}_{ability.kind}", block, deciding, [])
+            self.write_routine(f"AB_{ability.name}_{ability.kind}", block, deciding, [])
         self.functions.append(self._forbidden())
         calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
@@ -218,17 +229,30 @@ class WasmProgram:
                 "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0],
                 "FACE": layout.properties[FACE_DOWN], "BAGS": self.bags}
 
-    def _function(self, decl, modifiers) -> str:
+    def _function(self, decl, modifiers, overrides=()) -> str:
+        """`$F_name(a0, a1...)`: the first `override` whose condition holds (the highest precedence first,
+        then as declared), else the body plus every `modify`."""
         fn = Function()
-        code = WCode(self, fn, {}, [])
-        parts = [code.inner({p: f"(local.get $a{i})" for i, p in enumerate(names)}).value(expr)
-                 for names, expr in [(decl.params, decl.body)] + [(m.params, m.amount) for m in modifiers]]
-        total = parts[0]
-        for part in parts[1:]:
-            total = f"(i32.add {total} {part})"
+        result = fn.local("result")
+
+        def part(params, expr, lines):
+            return WCode(self, fn, {p: f"(local.get $a{i})" for i, p in enumerate(params)}, lines).value(expr)
+
+        lines: list[str] = []
+        total = part(decl.params, decl.body, lines)
+        for m in modifiers:
+            total = f"(i32.add {total} {part(m.params, m.amount, lines)})"
+        text = f"{' '.join(lines)} (local.set {result} {total})"
+        for override in reversed(sorted(overrides, key=lambda o: -o.precedence)):
+            test_lines: list[str] = []
+            value_lines: list[str] = []
+            test = part(override.params, override.condition, test_lines) if override.condition else "(i32.const 1)"
+            value = part(override.params, override.value, value_lines)
+            text = (f"{' '.join(test_lines)} (if {test} (then {' '.join(value_lines)} (local.set {result} {value})) "
+                    f"(else {text}))")
         params = " ".join(f"(param $a{i} i32)" for i in range(len(decl.params)))
         locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
-        return f"(func $F_{identifier(decl.name)} {params} (result i32) {locals_} {' '.join(code.lines)} {total})"
+        return f"(func $F_{identifier(decl.name)} {params} (result i32) {locals_} {text} (local.get {result}))"
 
     def _forbidden(self) -> str:
         """`$forbidden(c, to)`: does a `cannot` rule of this table forbid component c to go to zone `to`?
@@ -257,15 +281,23 @@ class WasmProgram:
                 f"(if {on_board % 'to'} (then (return {any_of('place', '(local.get $to)')}))) "
                 f"(i32.const 0))")
 
-    def _routine(self, name, body, flat, params, condition=None) -> None:
+    def write_routine(self, name, body, flat, params, condition=None, replacing=None) -> None:
+        """`$R_name(f)`: a block of statements, its parameters in the frame's first slots (after them,
+        in an `instead of` rule, the rules left for `proceed`)."""
         self.routine_number(name)
         fn = Function()
         out = Routine(self, fn, {"you": YOU, "self": SELF})
+        out.replacing = replacing
         for p in params:
             out.names[p] = f"(i32.load offset={FRAME_SLOTS + 4 * out.slot(p)} (local.get $f))"
+        if replacing is not None:
+            out.slot(PROCEED_SLOT)
         if condition is not None:
             out.line(f"(if (i32.eqz {out.value(condition)}) (then (return (i32.const 0))))")
         write_block(body, out, flat)
+        self.add_routine(name, fn, out)
+
+    def add_routine(self, name: str, fn: Function, out: Routine) -> None:
         locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
         self.functions.append(
             f"(func $R_{name} (type $routine) (param $f i32) (result i32) (local $pc i32) (local $nf i32) {locals_} "

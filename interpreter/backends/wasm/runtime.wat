@@ -215,7 +215,8 @@
   (local.set $i (i32.const 1))
   (block $d (loop $l (br_if $d (i32.gt_s (local.get $i) (call $len (local.get $what))))
     (local.set $c (call $item (local.get $what) (local.get $i)))
-    (if (i32.eqz (i32.and (i32.and (local.get $how) (i32.const 2)) (call $forbidden (local.get $c) (local.get $to)))) (then
+    (if (i32.eqz (if (result i32) (i32.and (local.get $how) (i32.const 2))
+                   (then (call $forbidden (local.get $c) (local.get $to))) (else (i32.const 0)))) (then
       (call $append (local.get $group) (local.get $c))
       (i32.store (i32.const {MOVED_FROM}) (select (i32.load offset={ZONE} (i32.shl (local.get $c) (i32.const 2))) (i32.const 0)
         (i32.or (i32.eq (i32.load (i32.const {MOVED_FROM})) (i32.const -1))
@@ -589,3 +590,11 @@
     (i32.store (call $zone_at (local.get $zone) (local.get $j)) (local.get $x))
     (local.set $i (i32.sub (local.get $i) (i32.const 1))) (br $l)))
   (i32.store (i32.const {VERSION}) (i32.add (i32.load (i32.const {VERSION})) (i32.const 1))))
+;; The list without its item at place i (from 1).
+(func $without (param $list i32) (param $i i32) (result i32) (local $out i32) (local $j i32)
+  (local.set $out (call $room (call $len (local.get $list))))
+  (local.set $j (i32.const 1))
+  (block $d (loop $l (br_if $d (i32.gt_s (local.get $j) (call $len (local.get $list))))
+    (if (i32.ne (local.get $j) (local.get $i)) (then (call $append (local.get $out) (call $item (local.get $list) (local.get $j)))))
+    (local.set $j (i32.add (local.get $j) (i32.const 1))) (br $l)))
+  (local.get $out))

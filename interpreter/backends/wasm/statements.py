@@ -38,6 +38,8 @@ class Routine(WCode):
         self.segments: list[list[str]] = [self.lines]
         self.where: dict[str, int] = {}
         self.slots: dict[str, int] = {}
+        self.replacing: tuple[str, int] | None = None  # in an `instead of` rule: the procedure, its arity
+        self.flat_now = False  # the statement being written may stop for a decision
         self.counter = 0
 
     def slot(self, name: str) -> int:
@@ -86,7 +88,7 @@ class Routine(WCode):
 def write_block(block, out: Routine, flat: bool) -> None:
     for statement in block.statements:
         name = type(statement).__name__
-        out.flat_now = flat and statement.decides(out.w.deciding)
+        out.flat_now = flat and decides(statement, out)
         if out.flat_now:
             writer = FLAT.get(name)
             if writer is None:
@@ -98,6 +100,14 @@ def write_block(block, out: Routine, flat: bool) -> None:
         writer(statement, out)
         for bound in statement.binds():
             out.names[bound] = slot(out.slot(bound))
+
+
+def decides(statement, out: Routine) -> bool:
+    """Whether the statement may stop for a decision; `proceed` does in a procedure that may (the rules
+    it runs then may too), which the statements' own `decides` cannot tell."""
+    if type(statement).__name__ == "Proceed":
+        return out.replacing is not None and out.w.deciding.procedures.get(out.replacing[0], False)
+    return statement.decides(out.w.deciding) or any(decides(s, out) for s in statement.substatements())
 
 
 def _step(out: Routine, pos) -> None:
@@ -148,8 +158,8 @@ def plain_move(node, out: Routine) -> None:
     moved = out.temp(moved)
     origin = out.temp(scalar(w.mem.MOVED_FROM))
     calls: list[str] = []
-    for index in range(len(w.handlers(MOVED))):
-        _call_plain(out.nested(calls), w.handler_name(MOVED, index), [moved, origin, to], node.pos)
+    for index, handler in enumerate(w.handlers(MOVED)):
+        _call_plain(out.nested(calls), w.handler_name(MOVED, index), [moved, origin, to], handler.pos)
     out.line(f"(if (i32.and (i32.ne {moved} (i32.const 0)) (i32.ne (call $len {moved}) (i32.const 0))) "
              f"(then {' '.join(calls)}))")
 
@@ -185,8 +195,8 @@ def plain_emit(node, out: Routine) -> None:
         raise NotOnWasm("`emit ... ordered by`", node.pos)
     w, event = out.w, ("event", node.event)
     args = [out.simple(out.value(a)) for a in node.args]
-    for index in range(len(w.handlers(event))):
-        _call_plain(out, w.handler_name(event, index), args, node.pos)
+    for index, handler in enumerate(w.handlers(event)):
+        _call_plain(out, w.handler_name(event, index), args, handler.pos)
 
 
 def _call_plain(out: Routine, routine: str, args: list[str], pos) -> None:
@@ -331,12 +341,6 @@ def plain_shuffle(node, out: Routine) -> None:
     out.line(f"(call $shuffle {out.value(node.zone)})")
 
 
-PLAIN = {"Let": plain_let, "Set": plain_set, "Move": plain_move, "CallProcedure": plain_call,
-         "Signalling": plain_signal, "Rank": plain_rank, "If": plain_if, "ForEach": plain_for_each,
-         "AtOnce": plain_at_once, "Pass": plain_pass, "Emit": plain_emit, "Repeat": plain_repeat,
-         "While": plain_while, "As": plain_as, "Because": because, "Flip": plain_flip, "Reveal": plain_reveal,
-         "Shuffle": plain_shuffle}
-
 
 # Statements that may stop ------------------------------------------------------------------------------
 
@@ -344,10 +348,11 @@ def _jump_unless(out: Routine, test, label: str) -> None:
     out.line(f"(if (i32.eqz {out.value(test)}) (then {out.goto(label)}))")
 
 
-def _push(out: Routine, number: str, fill: list[str], pos) -> None:
+def _push(out: Routine, number: str, fill: list[str], pos, step: bool = True) -> None:
     """Push a frame for routine `number` and resume after it once it is done."""
     label = out.new_label()
-    _step(out, pos)
+    if step:
+        _step(out, pos)
     out.line(f"(local.set $nf (call $push {number}))")
     out.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
     for line in fill:
@@ -362,6 +367,22 @@ def _values(out: Routine, args, prefix: str) -> list[str]:
     for k, a in zip(slots, args):
         out.line(set_slot(k, out.value(a)))
     return [f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {slot(k)})" for i, k in enumerate(slots)]
+
+
+def copy_arguments(n: int, rest: str) -> list[str]:
+    """What fills a new frame of an `instead of` chain: the n arguments, then the rules left."""
+    lines = [f"(i32.store offset={FRAME_SLOTS + 4 * i} (local.get $nf) {slot(i)})" for i in range(n)]
+    return lines + [f"(i32.store offset={FRAME_SLOTS + 4 * n} (local.get $nf) {rest})"]
+
+
+def proceed(node, out: Routine) -> None:
+    """`proceed`, in an `instead of` rule: the rest of the chain (backends/wasm/replacing.py), from this
+    rule's frame (its arguments, the rules left)."""
+    name, n = out.replacing
+    if out.flat_now:
+        _push(out, f"(i32.const {out.w.routine_number(f'C_{name}')})", copy_arguments(n, slot(n)), node.pos)
+    else:
+        out.line(f"(if (call $chain_{identifier(name)} (local.get $f)) (then (return (i32.const {CALL}))))")
 
 
 def flat_call(node, out: Routine) -> None:
@@ -394,8 +415,8 @@ def flat_emit(node, out: Routine) -> None:
 def _run_handlers(out: Routine, event: tuple, fill: list[str], pos) -> None:
     """The `when` rules of an event, each in a frame of its own, the routine going on after each."""
     w = out.w
-    for index in range(len(w.handlers(event))):
-        _push(out, f"(i32.const {w.routine_number(w.handler_name(event, index))})", fill, pos)
+    for index, handler in enumerate(w.handlers(event)):  # a step each, at the rule (as the Python backend)
+        _push(out, f"(i32.const {w.routine_number(w.handler_name(event, index))})", fill, handler.pos)
 
 
 def flat_if(node, out: Routine) -> None:
@@ -532,7 +553,7 @@ def flat_choose(node, out: Routine) -> None:
     out.line(f"(if (i32.gt_s {slot(count)} (i32.const {OPTIONS})) (then (call $fail (i32.const 3))))")
     end = f"(i32.add (i32.add {slot(columns[-1])} {slot(count)}) (i32.const {1 - out.w.layout.LIST0}))"
     out.line(set_scalar(mem.AP, end))
-    asking, after, answered, got = out.new_label(), out.new_label(), out.new_label(), out.new_label()
+    asking, after = out.new_label(), out.new_label()
     out.line(f"(if (i32.gt_s {slot(count)} (i32.const 0)) (then {out.goto(asking)}))")
     for name in names:
         out.line(set_slot(out.slot(name), "(i32.const 0)"))
@@ -543,17 +564,7 @@ def flat_choose(node, out: Routine) -> None:
     out.line(out.goto(after))
     out.place(asking)
     player = out.value(node.by) if node.by is not None else YOU
-    total = f"(i32.add {slot(count)} (i32.const {1 if node.optional else 0}))"
-    out.line(set_slot(chosen, f"(call $ask (i32.const {out.w.layout.name(node.name)}) {player} {total})"))
-    pending = [set_scalar(mem.PENDING_COLUMNS + 4 * i, slot(c)) for i, c in enumerate(columns)]
-    pending.append(set_scalar(mem.PENDING_OPTIONAL, f"(i32.const {int(node.optional)})"))
-    out.line(f"(if (i32.eqz {slot(chosen)}) (then {' '.join(pending)} {out.resume_here(answered)} "
-             f"(return (i32.const {SUSPEND}))))")
-    out.line(out.goto(got))
-    out.place(answered)
-    out.line(set_slot(chosen, scalar(mem.ANSWER)))
-    out.line(out.goto(got))
-    out.place(got)
+    ask(out, node.name, player, columns, count, node.optional, chosen)
     binds = " ".join(set_slot(out.slot(n), load_word(mem.ARENA, f"(i32.add {slot(c)} {slot(chosen)})"))
                      for n, c in zip(names, columns))
     nones = " ".join(set_slot(out.slot(n), "(i32.const 0)") for n in names)
@@ -562,7 +573,26 @@ def flat_choose(node, out: Routine) -> None:
     out.place(after)
     for name in names:
         out.names[name] = slot(out.slot(name))
-    out.w.columns.setdefault(node.name, len(columns))
+
+
+def ask(out: Routine, name: str, player: str, columns: list[int], count: int, optional: bool, chosen: int) -> None:
+    """Decision `name` among the `count` options in the lists of slots `columns` (and `pass` last
+    where `optional`): the option taken (from 1) into slot `chosen`, drawn inside by the game's bot,
+    or asked from outside (the routine stops, the options noted as pending, and resumes here)."""
+    mem = out.w.mem
+    answered, got = out.new_label(), out.new_label()
+    total = f"(i32.add {slot(count)} (i32.const {1 if optional else 0}))"
+    out.line(set_slot(chosen, f"(call $ask (i32.const {out.w.layout.name(name)}) {player} {total})"))
+    pending = [set_scalar(mem.PENDING_COLUMNS + 4 * i, slot(c)) for i, c in enumerate(columns)]
+    pending.append(set_scalar(mem.PENDING_OPTIONAL, f"(i32.const {int(optional)})"))
+    out.line(f"(if (i32.eqz {slot(chosen)}) (then {' '.join(pending)} {out.resume_here(answered)} "
+             f"(return (i32.const {SUSPEND}))))")
+    out.line(out.goto(got))
+    out.place(answered)
+    out.line(set_slot(chosen, scalar(mem.ANSWER)))
+    out.line(out.goto(got))
+    out.place(got)
+    out.w.columns.setdefault(name, len(columns))
 
 
 def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, level: int) -> None:
@@ -593,6 +623,11 @@ def _option_loops(node, out: Routine, code: WCode, columns: list, names: list, l
               f"{' '.join(body)} (local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $cl{label})))")
 
 
+PLAIN = {"Let": plain_let, "Set": plain_set, "Move": plain_move, "CallProcedure": plain_call,
+         "Signalling": plain_signal, "Rank": plain_rank, "If": plain_if, "ForEach": plain_for_each,
+         "AtOnce": plain_at_once, "Pass": plain_pass, "Emit": plain_emit, "Repeat": plain_repeat,
+         "While": plain_while, "As": plain_as, "Because": because, "Flip": plain_flip, "Reveal": plain_reveal,
+         "Shuffle": plain_shuffle, "Proceed": proceed}
 FLAT = {"CallProcedure": flat_call, "Perform": flat_perform, "Emit": flat_emit, "If": flat_if, "While": flat_while,
         "ForEach": flat_for_each, "Repeat": flat_repeat, "As": flat_as, "Turn": flat_turn, "Phase": flat_phase,
-        "Choose": flat_choose, "Because": because, "Move": flat_move}
+        "Choose": flat_choose, "Because": because, "Move": flat_move, "Proceed": proceed}
