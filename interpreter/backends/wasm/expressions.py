@@ -173,6 +173,12 @@ class WCode:
                                     f"{load_word(place, args[1])})")
         if name == "adjacent" and not _named(expr.args[1]):
             return self._adjacent_by(args[0], args[1])
+        if name == "region":
+            via = _via(expr.args[2])
+            neighbours = board.neighbourhoods(via)
+            lists = {L.locations[loc]: L.constant_list((via, None, loc), [L.locations[x] for x in neighbours[loc]])
+                     for loc in L.locations}
+            return f"(call $region {args[0]} {args[1]} (i32.const {self.w.table(('nb', via, None), lists)}))"
         if name in ("adjacent", "ray"):
             via = _via(expr.args[1])
             length = expr.args[2].value if name == "ray" else None

@@ -12,7 +12,7 @@ that a value indexes it with no subtraction: every such array lies above 4 * (BA
 """
 from __future__ import annotations
 
-SLOTS = 40  # a frame's words for the rules' locals and the routine's own
+SLOTS = 96  # a frame's words for the rules' locals and the routine's own
 MAX_FRAMES = 64
 FRAME_SLOTS = 20  # a frame: routine, pc, you, self, the arena's used part when it was pushed, then the slots
 FRAME = FRAME_SLOTS + 4 * SLOTS
@@ -96,9 +96,9 @@ class Memory:
     at none: its address less 4 * BASE. That holds while the tables and the arrays so indexed end
     within 4 * BASE of TABLES."""
 
-    SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "MTI", "DECISIONS", "FINISHED",
+    SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "PHASE", "MTI", "DECISIONS", "FINISHED",
                "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
-               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "MOVED_FROM",
+               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "REFUSAL", "MOVED_FROM",
                "STEPS", "STEP_LIMIT", "STEP_BUDGET")
 
     def __init__(self, layout: Layout):
@@ -126,6 +126,7 @@ class Memory:
         self.ARENA_AT = self.words(ARENA_WORDS)
         self.ARENA = self.ARENA_AT - 4 * layout.LIST0  # read at a list's value
         self.G_END = self.at
+        self.MIXER, self.MIXER_INDEX = self.words(624), self.words(1)  # the face-down mix's generator (Python's)
         self.TRACE = self.words(4 * TRACE_CAPACITY)
         self.TEMPLATE = self.reserve(self.G_END - self.GAME)
 

@@ -10,6 +10,7 @@ its copy is a new instance with the game's part of the memory copied into it.
 from __future__ import annotations
 
 import ctypes
+import random
 from dataclasses import dataclass
 from importlib import resources
 
@@ -27,7 +28,8 @@ from interpreter.backends.wasm.layout import (
 )
 from interpreter.backends.wasm.replacing import PROCEED_SLOT, write_replaced
 from interpreter.backends.wasm.statements import SELF, YOU, Routine, write_block
-from interpreter.diagnostics.errors import RuleRuntimeError
+from interpreter.backends.wasm.windows import write_windows
+from interpreter.diagnostics.errors import RefusedTable, RuleRuntimeError
 from interpreter.engine.runtime import Result, Runtime
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
@@ -36,14 +38,15 @@ from interpreter.play.game import seating
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
 DATA = (d.FactionDecl, d.WithFactionDecl, d.AbilityDecl, d.EventDecl, d.ZoneDecl, d.ShownDecl, d.VariableDecl,
-        d.PropertyDecl, d.ModifyDecl, d.OptionDecl, d.SetupDecl)
-WRITTEN_ELSEWHERE = (d.InsteadDecl, d.CannotDecl, d.OverrideDecl)  # with the procedures, the moves, the functions
+        d.PropertyDecl, d.ModifyDecl, d.OptionDecl)
+WRITTEN_ELSEWHERE = (d.InsteadDecl, d.CannotDecl, d.OverrideDecl, d.AnytimeDecl)  # with the procedures, the moves,
+# the functions, the windows
 FAILURES = {1: "the rules' lists outgrew the game's memory", 2: "the rules' calls are nested too deeply",
             3: "a decision has more than 256 options", 4: "the trace is full",
             8: "`win` or `lose` names none, nobody, or somebody not at the table",
             9: f"a list would hold more than {LIMITS.longest_list:,} items (LUDOLEX_LONGEST_LIST)",
             10: "division by zero", 11: "a die or a draw with no sides (`roll(0)`)",
-            12: "cannot move to nowhere (the destination is none)",
+            12: "cannot move to nowhere (the destination is none)", 13: "refuse",
             5: f"the rules ran past the limit of {LIMITS.steps_per_decision:,} steps between two decisions "
                f"(LUDOLEX_STEPS_PER_DECISION), or {LIMITS.steps_per_game:,} in one game: a loop that never ends?",
             6: f"the game went past {LIMITS.decisions_per_game:,} decisions (LUDOLEX_DECISIONS_PER_GAME): "
@@ -73,6 +76,7 @@ class WasmProgram:
         self.mem = Memory(self.layout)
         self.kinds_list = self.layout.constant_list("kinds", list(self.layout.kinds.values()))
         self.seated_list = self.layout.constant_list("seated", self.layout.seated)
+        self.locations_list = self.layout.constant_list("locations", list(self.layout.locations.values()))
         self.tables: dict = {}
         self.table_data: list[tuple[int, list[int]]] = []
         self.next_table = self.mem.TABLES
@@ -85,7 +89,13 @@ class WasmProgram:
         self.source = self._write()
 
     def start_state(self, state, players) -> None:
-        """Variables and `setup:` on the Python backend, which must ask nothing."""
+        """The content's components in their zones in the order they were made, before any game's draws
+        (the module shuffles the bags and mixes the face-down components of each game), and the
+        variables' initial values, worked out on the Python backend."""
+        for items in state.zones.values():
+            items.clear()
+        for component in state.components.values():
+            state.zones[component.zone].append(component)
         program = self.program
         rt = Runtime(state, self.board, program)
         rt.players = players
@@ -94,9 +104,6 @@ class WasmProgram:
                 state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
             else:
                 state.variables[name] = value(rt, {"you": None})
-        if program.setup is not None:
-            for _ in program.setup(rt, {"you": None}):
-                raise NotOnWasm("a `setup:` that asks for decisions", None)
 
     # for the writers
     def where(self, pos) -> int:
@@ -164,8 +171,12 @@ class WasmProgram:
                 overrides.setdefault(decl.name, []).append(decl)
         self.routine_number("PLAY")
         self.routine_number("ALWAYS")
-        self.bags = self.table("bags", {self.layout.zones[z]: 1 for z in self.symbols.unordered_zones()},
-                               self.layout.zones.values())
+        layout = self.layout
+        self.bags = self.table("bags", {layout.zones[z]: 1 for z in self.symbols.unordered_zones()},
+                               layout.zones.values())
+        self.unordered = layout.constant_list("unordered", [layout.zones[z] for z in program.unordered])
+        self.zone_order = layout.constant_list("zone order", [layout.zones[z] for z in self.state.zones])
+        self.mixing = any(c.face_down for c in self.state.components.values())
         for decl in program.declarations:
             if isinstance(decl, d.FunctionDecl):
                 self.functions.append(self._function(decl, modifiers.get(decl.name, []), overrides.get(decl.name, [])))
@@ -187,8 +198,8 @@ class WasmProgram:
                 self.write_routine(always[-1], decl.body, False, [])
             elif isinstance(decl, d.PlayDecl):
                 self.write_routine("PLAY", decl.body, True, [])
-            elif isinstance(decl, d.AnytimeDecl):
-                raise NotOnWasm("`anytime` rules", decl.pos)
+            elif isinstance(decl, d.SetupDecl):
+                self.write_routine("SETUP", decl.body, True, [])
             elif not isinstance(decl, DATA + WRITTEN_ELSEWHERE):
                 raise NotOnWasm(f"`{type(decl).__name__}` declarations", getattr(decl, "pos", None))
         for ability, block in program.ability_blocks:
@@ -197,6 +208,7 @@ class WasmProgram:
             deciding = self.deciding.abilities.get(ability.name, False)
             self.write_routine(f"AB_{ability.name}_{ability.kind}", block, deciding, [])
         self.functions.append(self._forbidden())
+        write_windows(self)
         calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
         runtime = resources.files(__package__).joinpath("runtime.wat").read_text()
@@ -227,7 +239,9 @@ class WasmProgram:
                 "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
                 "DECISIONS_PER_GAME": LIMITS.decisions_per_game, "LONGEST_LIST": LIMITS.longest_list, "BASE": BASE,
                 "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0],
-                "FACE": layout.properties[FACE_DOWN], "BAGS": self.bags}
+                "FACE": layout.properties[FACE_DOWN], "BAGS": self.bags, "UNORDERED": self.unordered,
+                "ZONE_ORDER": self.zone_order, "LOCATIONS": self.locations_list, "MIXING": int(self.mixing),
+                "SETUP": self.routine_number("SETUP") if "SETUP" in self.routines else -1}
 
     def _function(self, decl, modifiers, overrides=()) -> str:
         """`$F_name(a0, a1...)`: the first `override` whose condition holds (the highest precedence first,
@@ -402,16 +416,28 @@ class WasmRules:
     def __init__(self, writer: WasmProgram, engine, module):
         self.writer, self.engine, self.module = writer, engine, module
 
+    def seed_mixer(self, game: WasmGame, seed: int) -> None:
+        """The generator that mixes a game's face-down components at its start, as the Python backend
+        seeds it (from a text, which the module does not hash): its state, written in the module."""
+        if not self.writer.mixing:
+            return
+        mem = self.writer.mem
+        state = random.Random(f"{seed} face down").getstate()[1]
+        game.words[mem.MIXER >> 2:(mem.MIXER >> 2) + 624] = [w - (1 << 32) if w >= 1 << 31 else w for w in state[:624]]
+        game.words[mem.MIXER_INDEX >> 2] = state[624]
+
     def instance(self):
         wasmtime = wasmtime_module()
         store = wasmtime.Store(self.engine)
         instance = wasmtime.Instance(store, self.module, [])
         return store, instance.exports(store)
 
-    def error(self, game, trap) -> RuleRuntimeError:
+    def error(self, game, trap) -> Exception:
         """A trap as the engine's error: at the rules position the game last passed, in plain words."""
         mem = self.writer.mem
         where, failure = game.word(mem.WHERE), game.word(mem.FAILURE)
+        if failure == 13:  # `refuse`: the rules cannot set up a game at this table
+            return RefusedTable(str(game.value(game.word(mem.REFUSAL))))
         position = self.writer.positions[where - 1] if where > 0 else None
         if failure in (5, 6, 7):
             return LimitExceeded(position, FAILURES[failure])
@@ -435,11 +461,12 @@ class WasmGame:
         if _copy_of is not None:
             _copy_of.copy(into=self)
             return
-        self._call("start", seed)
+        self.restart(seed)
 
     def restart(self, seed: int) -> None:
         """A new game in this one's place (the instance kept: cheaper than a new WasmGame)."""
         self.seed, self.result = seed, None
+        self.rules.seed_mixer(self, seed)
         self._call("start", seed)
 
     def _address(self) -> int:
@@ -534,10 +561,11 @@ class WasmGame:
         if into is None:
             return WasmGame(self.rules, self.seed, _copy_of=self)
         mem = self.rules.writer.mem
-        size = mem.ARENA_AT - mem.GAME + 4 * (self.word(mem.AP) + 1)
-        ctypes.memmove(into._address() + mem.GAME, self._address() + mem.GAME, size)
-        kept = mem.ARENA_AT + 4 * self.word(mem.HP)  # the lists kept at the arena's top
-        ctypes.memmove(into._address() + kept, self._address() + kept, mem.ARENA_AT + 4 * ARENA_WORDS - kept)
+        source, target = self._address(), into._address()
+        for start, end in ((mem.GAME, mem.FRAMES + FRAME * self.word(mem.SP)),  # the state, the frames in use,
+                           (mem.ARENA_AT, mem.ARENA_AT + 4 * (self.word(mem.AP) + 1)),  # the lists made,
+                           (mem.ARENA_AT + 4 * self.word(mem.HP), mem.ARENA_AT + 4 * ARENA_WORDS)):  # those kept
+            ctypes.memmove(target + start, source + start, end - start)
         into.seed, into.result = self.seed, self.result
         into._changed()
         return into

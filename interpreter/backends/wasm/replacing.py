@@ -8,17 +8,11 @@ procedure's own body (`R_PB_name`). Every frame of the chain holds the arguments
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from interpreter.backends.wasm.expressions import Function, identifier, load_word, set_slot, slot, store_word
 from interpreter.backends.wasm.layout import FRAME_SLOTS
-from interpreter.backends.wasm.statements import CALL, DONE, YOU, Routine, _push, _step, ask, copy_arguments
+from interpreter.backends.wasm.statements import CALL, DONE, YOU, Routine, _push, _step, ask, copy_arguments, rule_label
 
 PROCEED_SLOT = "@proceed"  # the slot after the arguments: the rules left, for `proceed`
-
-
-def rule_label(rule) -> str:
-    return rule.label or f"{Path(rule.pos.file).stem} line {rule.pos.line}"
 
 
 def write_replaced(w, decl, rules: list, flat: bool) -> None:
@@ -76,11 +70,7 @@ def _chain(w, decl, rules: list) -> None:
     out.line(f"(if (i32.or (i32.eq (call $len {slot(left)}) (i32.const 1)) (i32.eqz {YOU})) (then {out.goto(pick)}))")
     names = w.table(("rule_labels", decl.name), {k: w.layout.string(rule_label(r)) for k, r in enumerate(rules, 1)})
     out.line(set_slot(count, f"(call $len {slot(left)})"))
-    out.line(set_slot(labels, f"(call $new_list {slot(count)})"))
-    label = load_word(names, f"(call $item {slot(left)} (local.get $i))")
-    out.line(f"(local.set $i (i32.const 1)) (block $lb (loop $ll (br_if $lb (i32.gt_s (local.get $i) {slot(count)})) "
-             f"{store_word(w.mem.ARENA, f'(i32.add {slot(labels)} (local.get $i))', label)} "
-             f"(local.set $i (i32.add (local.get $i) (i32.const 1))) (br $ll)))")
+    out.line(set_slot(labels, f"(call $labels {slot(left)} (i32.const {names}))"))
     ask(out, f"replace_{decl.name}", YOU, [labels], count, False, chosen)
     out.line(out.goto(pick))
     out.place(pick)
@@ -90,7 +80,6 @@ def _chain(w, decl, rules: list) -> None:
     out.place(base)
     _push(out, f"(i32.const {w.routine_number(f'PB_{decl.name}')})", copy_arguments(n, "(i32.const 0)"), decl.pos,
           step=False)
-    fn.locals.append("$i")
     w.add_routine(f"C_{decl.name}", fn, out)
 
 

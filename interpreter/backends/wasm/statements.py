@@ -9,6 +9,8 @@ decision waits for an answer from outside.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from interpreter.backends.wasm.expressions import (
     NotOnWasm,
     WCode,
@@ -21,6 +23,7 @@ from interpreter.backends.wasm.expressions import (
     store_word,
 )
 from interpreter.backends.wasm.layout import FACE_DOWN, FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
+from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language.expressions import Quantifier
 from interpreter.language.statements import MOVED
@@ -100,6 +103,11 @@ def write_block(block, out: Routine, flat: bool) -> None:
         writer(statement, out)
         for bound in statement.binds():
             out.names[bound] = slot(out.slot(bound))
+
+
+def rule_label(rule) -> str:
+    """What a decision that orders rules (`instead of`, `emit ... ordered by`) calls a rule."""
+    return rule.label or f"{Path(rule.pos.file).stem} line {rule.pos.line}"
 
 
 def decides(statement, out: Routine) -> bool:
@@ -390,14 +398,40 @@ def flat_call(node, out: Routine) -> None:
     _push(out, f"(i32.const {out.w.routine_number(f'P_{node.name}')})", fill, node.pos)
 
 
-def flat_perform(node, out: Routine) -> None:
+def _ability(out: Routine, ability: str, subject: str) -> str:
+    """The routine of the subject's kind's ability, plus one (0: its kind has none)."""
     w = out.w
     numbers = {w.layout.kinds[a.kind]: w.routine_number(f"AB_{a.name}_{a.kind}") + 1
-               for a, _ in w.program.ability_blocks if a.name == node.ability}
-    table = w.table(f"ability_{node.ability}", numbers, w.layout.kinds.values())
+               for a, _ in w.program.ability_blocks if a.name == ability and not a.value}
+    table = w.table(f"ability_{ability}", numbers, w.layout.kinds.values())
+    return load_word(table, load_word(w.mem.KIND, subject))
+
+
+def plain_perform(node, out: Routine) -> None:
+    subject = out.simple(out.value(node.subject))
+    routine = out.temp(_ability(out, node.ability, subject))
+    calls: list[str] = []
+    inner = out.nested(calls)
+    _step(inner, node.pos)
+    inner.line(f"(local.set $nf (call $push (i32.sub {routine} (i32.const 1))))")
+    inner.line(f"(i32.store offset=8 (local.get $nf) {YOU})")
+    inner.line(f"(i32.store offset=12 (local.get $nf) {subject})")
+    inner.line(f"(if (call_indirect (type $routine) (local.get $nf) (i32.sub {routine} (i32.const 1))) "
+               f"(then (return (i32.const {CALL}))))")
+    inner.line("(call $pop)")
+    out.line(f"(if {routine} (then {' '.join(calls)}))")
+
+
+def plain_refuse(node, out: Routine) -> None:
+    out.line(set_scalar(out.w.mem.REFUSAL, out.value(node.message)))
+    out.line("(call $fail (i32.const 13))")
+
+
+def flat_perform(node, out: Routine) -> None:
+    w = out.w
     subject = out.slot("subject")
     out.line(set_slot(subject, out.value(node.subject)))
-    routine = load_word(table, load_word(w.mem.KIND, slot(subject)))
+    routine = _ability(out, node.ability, slot(subject))
     done = out.new_label()
     out.line(f"(if (i32.eqz {routine}) (then {out.goto(done)}))")
     fill = [f"(i32.store offset=12 (local.get $nf) {slot(subject)})"]
@@ -407,9 +441,56 @@ def flat_perform(node, out: Routine) -> None:
 
 
 def flat_emit(node, out: Routine) -> None:
-    if node.ordered_by is not None:
-        raise NotOnWasm("`emit ... ordered by`", node.pos)
-    _run_handlers(out, ("event", node.event), _values(out, node.args, "value"), node.pos)
+    event, fill = ("event", node.event), _values(out, node.args, "value")
+    if node.ordered_by is None:
+        _run_handlers(out, event, fill, node.pos)
+        return
+    _run_ordered(node, out, event, fill)
+
+
+def _run_ordered(node, out: Routine, event: tuple, fill: list[str]) -> None:
+    """`emit ... ordered by P`: the rules whose conditions hold now, the highest precedence first; among
+    several of one precedence, P chooses which runs next (`order_EVENT`), then again among the rest."""
+    w, handlers = out.w, out.w.handlers(event)
+    values = [out.slot(f"value{i}") for i in range(len(node.args))]
+    chooser = out.slot(f"chooser{id(node)}")
+    out.line(set_slot(chooser, out.value(node.ordered_by)))
+    labels_table = w.table(("rule_labels", event), {k: w.layout.string(rule_label(h)) for k, h in enumerate(handlers, 1)})
+    numbers = {k: w.routine_number(w.handler_name(event, k - 1)) for k in range(1, len(handlers) + 1)}
+    routines = w.table(("handlers", event), numbers)
+    groups: list[list[int]] = []
+    for k, handler in enumerate(handlers, 1):
+        if groups and handlers[groups[-1][0] - 1].precedence == handler.precedence:
+            groups[-1].append(k)
+        else:
+            groups.append([k])
+    lefts = [out.slot(f"left{id(node)}_{g}") for g in range(len(groups))]
+    for left, group in zip(lefts, groups):  # which rules hold is settled before any runs
+        out.line(set_slot(left, f"(call $room (i32.const {len(group)}))"))
+        for k in group:
+            handler = handlers[k - 1]
+            holds = "(i32.const 1)"
+            if handler.condition is not None:
+                holds = out.inner({p: slot(v) for p, v in zip(handler.params, values)}).value(handler.condition)
+            out.line(f"(if {holds} (then (call $append {slot(left)} (i32.const {k}))))")
+    count, chosen, labels = (out.slot(f"{x}{id(node)}") for x in ("count", "chosen", "labels"))
+    for left in lefts:
+        again, pick, done = out.new_label(), out.new_label(), out.new_label()
+        out.line(out.goto(again))
+        out.place(again)
+        out.line(set_slot(count, f"(call $len {slot(left)})"))
+        out.line(f"(if (i32.eqz {slot(count)}) (then {out.goto(done)}))")
+        out.line(set_slot(chosen, "(i32.const 1)"))
+        out.line(f"(if (i32.or (i32.eq {slot(count)} (i32.const 1)) (i32.eqz {slot(chooser)})) (then {out.goto(pick)}))")
+        out.line(set_slot(labels, f"(call $labels {slot(left)} (i32.const {labels_table}))"))
+        ask(out, f"order_{node.event}", slot(chooser), [labels], count, False, chosen)
+        out.line(out.goto(pick))
+        out.place(pick)
+        routine = load_word(routines, f"(call $item {slot(left)} {slot(chosen)})")
+        out.line(set_slot(left, f"(call $without {slot(left)} {slot(chosen)})"))
+        _push(out, routine, fill, node.pos, step=False)
+        out.line(out.goto(again))
+        out.place(done)
 
 
 def _run_handlers(out: Routine, event: tuple, fill: list[str], pos) -> None:
@@ -518,23 +599,43 @@ def flat_turn(node, out: Routine) -> None:
 
 def flat_phase(node, out: Routine) -> None:
     """The phase's `start of` rules, its body, then its `end of` rules, which also run when the turn
-    ends inside it, before the turn goes on ending."""
+    ends inside it, before the turn goes on ending. PHASE names the phase meanwhile (`anytime ... during`)."""
+    phase = out.w.mem.PHASE
+    out.line(set_scalar(phase, f"(i32.const {out.w.layout.string(node.name)})"))
     _run_handlers(out, ("start", node.name), [], node.pos)
     ends = bool(out.w.handlers(("end", node.name)))
     ending, done = out.new_label(), out.new_label()
     if ends:
         _mark(out, ending)
     write_block(node.body, out, True)
+    if ends:
+        _unmark(out)
+        _run_handlers(out, ("end", node.name), [], node.pos)
+    out.line(set_scalar(phase, "(i32.const 0)"))
     if not ends:
         return
-    _unmark(out)
-    _run_handlers(out, ("end", node.name), [], node.pos)
     out.line(out.goto(done))
     out.place(ending)
     _unmark(out)
     _run_handlers(out, ("end", node.name), [], node.pos)
+    out.line(set_scalar(phase, "(i32.const 0)"))
     out.line("(return (call $end_turn))")
     out.place(done)
+
+
+WINDOWS = {False: "WINDOW", True: "STEP_WINDOW"}  # the routines of windows (backends/wasm/windows.py)
+
+
+def anytime_actions(program) -> list:
+    return [x for x in program.declarations if isinstance(x, d.AnytimeDecl)]
+
+
+def flat_window(node, out: Routine) -> None:
+    """`window`: the window routine, with this window's position in its first slot."""
+    if not anytime_actions(out.w.program):  # nothing to offer
+        return
+    fill = [f"(i32.store offset={FRAME_SLOTS} (local.get $nf) (i32.const {out.w.where(node.pos)}))"]
+    _push(out, f"(i32.const {out.w.routine_number(WINDOWS[node.steps])})", fill, node.pos, step=False)
 
 
 def flat_choose(node, out: Routine) -> None:
@@ -627,7 +728,7 @@ PLAIN = {"Let": plain_let, "Set": plain_set, "Move": plain_move, "CallProcedure"
          "Signalling": plain_signal, "Rank": plain_rank, "If": plain_if, "ForEach": plain_for_each,
          "AtOnce": plain_at_once, "Pass": plain_pass, "Emit": plain_emit, "Repeat": plain_repeat,
          "While": plain_while, "As": plain_as, "Because": because, "Flip": plain_flip, "Reveal": plain_reveal,
-         "Shuffle": plain_shuffle, "Proceed": proceed}
+         "Shuffle": plain_shuffle, "Proceed": proceed, "Perform": plain_perform, "Refuse": plain_refuse}
 FLAT = {"CallProcedure": flat_call, "Perform": flat_perform, "Emit": flat_emit, "If": flat_if, "While": flat_while,
         "ForEach": flat_for_each, "Repeat": flat_repeat, "As": flat_as, "Turn": flat_turn, "Phase": flat_phase,
-        "Choose": flat_choose, "Because": because, "Move": flat_move, "Proceed": proceed}
+        "Choose": flat_choose, "Because": because, "Move": flat_move, "Proceed": proceed, "Window": flat_window}
