@@ -473,7 +473,7 @@ def _run_ordered(node, out: Routine, event: tuple, fill: list[str]) -> None:
             if handler.condition is not None:
                 holds = out.inner({p: slot(v) for p, v in zip(handler.params, values)}).value(handler.condition)
             out.line(f"(if {holds} (then (call $append {slot(left)} (i32.const {k}))))")
-    count, chosen, labels = (out.slot(f"{x}{id(node)}") for x in ("count", "chosen", "labels"))
+    count, chosen, labels, routine = (out.slot(f"{x}{id(node)}") for x in ("count", "chosen", "labels", "routine"))
     for left in lefts:
         again, pick, done = out.new_label(), out.new_label(), out.new_label()
         out.line(out.goto(again))
@@ -486,9 +486,9 @@ def _run_ordered(node, out: Routine, event: tuple, fill: list[str]) -> None:
         ask(out, f"order_{node.event}", slot(chooser), [labels], count, False, chosen)
         out.line(out.goto(pick))
         out.place(pick)
-        routine = load_word(routines, f"(call $item {slot(left)} {slot(chosen)})")
+        out.line(set_slot(routine, load_word(routines, f"(call $item {slot(left)} {slot(chosen)})")))
         out.line(set_slot(left, f"(call $without {slot(left)} {slot(chosen)})"))
-        _push(out, routine, fill, node.pos, step=False)
+        _push(out, slot(routine), fill, node.pos, step=False)
         out.line(out.goto(again))
         out.place(done)
 
