@@ -288,8 +288,8 @@ class WCode:
             else:
                 test = f"(call $contains {right} {left})"
             return test if op == "in" else f"(i32.eqz {test})"
-        if op in ("=", "!=") and {expr.left.type, expr.right.type} & {"list", ANY}:
-            test = f"(call $same {left} {right})"  # lists are equal by their items
+        if op in ("=", "!=") and {expr.left.type, expr.right.type} <= {"list", ANY}:
+            test = f"(call $same {left} {right})"  # two lists are equal by their items
             return test if op == "=" else f"(i32.eqz {test})"
         if op == "+" and expr.type == "list":
             return f"(call $concat {left} {right})"

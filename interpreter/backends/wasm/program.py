@@ -33,6 +33,7 @@ from interpreter.diagnostics.errors import RefusedTable, RuleRuntimeError
 from interpreter.engine.runtime import Result, Runtime
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
+from interpreter.language.codegen import python_identifier
 from interpreter.language.statements import outcome_words
 from interpreter.play.game import seating
 from interpreter.safety.limits import LIMITS, LimitExceeded
@@ -245,7 +246,11 @@ class WasmProgram:
 
     def _function(self, decl, modifiers, overrides=()) -> str:
         """`$F_name(a0, a1...)`: the first `override` whose condition holds (the highest precedence first,
-        then as declared), else the body plus every `modify`."""
+        then as declared), else the body plus every `modify`. A function of nothing that reads nothing
+        of the state (`clearings()`) is its value, worked out once."""
+        fixed = self._fixed_value(decl)
+        if fixed is not None:
+            return f"(func $F_{identifier(decl.name)} (result i32) (i32.const {fixed}))"
         fn = Function()
         result = fn.local("result")
 
@@ -267,6 +272,23 @@ class WasmProgram:
         params = " ".join(f"(param $a{i} i32)" for i in range(len(decl.params)))
         locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
         return f"(func $F_{identifier(decl.name)} {params} (result i32) {locals_} {text} (local.get {result}))"
+
+    def _fixed_value(self, decl) -> int | None:
+        """The value of a function without parameters whose Python code reads nothing of the state
+        (language.reads), worked out on the Python backend; None for any other."""
+        codegen = self.program.codegen
+        name = f"compute_{python_identifier(decl.name)}"
+        if decl.params or codegen is None or name not in codegen.sources:
+            return None
+        reads = codegen.code_reads.reads(name)
+        if reads.volatile or reads.zones != frozenset() or reads.variables or reads.properties or reads.identities:
+            return None
+        rt = Runtime(self.state, self.board, self.program)
+        rt.players = self.seated
+        try:
+            return self.number(self.program.functions[decl.name](rt))
+        except NotOnWasm:
+            return None
 
     def _forbidden(self) -> str:
         """`$forbidden(c, to)`: does a `cannot` rule of this table forbid component c to go to zone `to`?
