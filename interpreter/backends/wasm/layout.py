@@ -96,10 +96,10 @@ class Memory:
     at none: its address less 4 * BASE. That holds while the tables and the arrays so indexed end
     within 4 * BASE of TABLES."""
 
-    SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "PHASE", "MTI", "DECISIONS", "FINISHED",
-               "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME", "PENDING_PLAYER",
-               "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED", "ENDING", "REFUSAL", "MOVED_FROM",
-               "STEPS", "STEP_LIMIT", "STEP_BUDGET")
+    SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "PHASE", "MTI", "DECISIONS",
+               "FINISHED", "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME",
+               "PENDING_PLAYER", "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED",
+               "ENDING", "REFUSAL", "MOVED_FROM", "STEPS", "STEP_LIMIT", "STEP_BUDGET")
 
     def __init__(self, layout: Layout):
         n, z, v = len(layout.components), len(layout.zones), len(layout.variables)

@@ -8,7 +8,7 @@ procedure's own body (`R_PB_name`). Every frame of the chain holds the arguments
 """
 from __future__ import annotations
 
-from interpreter.backends.wasm.expressions import Function, identifier, load_word, set_slot, slot, store_word
+from interpreter.backends.wasm.expressions import Function, identifier, set_slot, slot
 from interpreter.backends.wasm.layout import FRAME_SLOTS
 from interpreter.backends.wasm.statements import CALL, DONE, YOU, Routine, _push, _step, ask, copy_arguments, rule_label
 

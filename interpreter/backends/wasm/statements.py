@@ -428,7 +428,6 @@ def plain_refuse(node, out: Routine) -> None:
 
 
 def flat_perform(node, out: Routine) -> None:
-    w = out.w
     subject = out.slot("subject")
     out.line(set_slot(subject, out.value(node.subject)))
     routine = _ability(out, node.ability, slot(subject))
@@ -455,7 +454,8 @@ def _run_ordered(node, out: Routine, event: tuple, fill: list[str]) -> None:
     values = [out.slot(f"value{i}") for i in range(len(node.args))]
     chooser = out.slot(f"chooser{id(node)}")
     out.line(set_slot(chooser, out.value(node.ordered_by)))
-    labels_table = w.table(("rule_labels", event), {k: w.layout.string(rule_label(h)) for k, h in enumerate(handlers, 1)})
+    labels = {k: w.layout.string(rule_label(h)) for k, h in enumerate(handlers, 1)}
+    labels_table = w.table(("rule_labels", event), labels)
     numbers = {k: w.routine_number(w.handler_name(event, k - 1)) for k in range(1, len(handlers) + 1)}
     routines = w.table(("handlers", event), numbers)
     groups: list[list[int]] = []
@@ -481,7 +481,8 @@ def _run_ordered(node, out: Routine, event: tuple, fill: list[str]) -> None:
         out.line(set_slot(count, f"(call $len {slot(left)})"))
         out.line(f"(if (i32.eqz {slot(count)}) (then {out.goto(done)}))")
         out.line(set_slot(chosen, "(i32.const 1)"))
-        out.line(f"(if (i32.or (i32.eq {slot(count)} (i32.const 1)) (i32.eqz {slot(chooser)})) (then {out.goto(pick)}))")
+        alone = f"(i32.or (i32.eq {slot(count)} (i32.const 1)) (i32.eqz {slot(chooser)}))"
+        out.line(f"(if {alone} (then {out.goto(pick)}))")
         out.line(set_slot(labels, f"(call $labels {slot(left)} (i32.const {labels_table}))"))
         ask(out, f"order_{node.event}", slot(chooser), [labels], count, False, chosen)
         out.line(out.goto(pick))

@@ -5,11 +5,9 @@ rules position of the window it runs for. Each action's body is a routine `R_AT_
 """
 from __future__ import annotations
 
-from interpreter.backends.wasm.expressions import Function, load_word, scalar, set_slot, slot, store_word
-from interpreter.backends.wasm.layout import FRAME_SLOTS
+from interpreter.backends.wasm.expressions import Function, scalar, set_slot, slot
 from interpreter.backends.wasm.statements import CALL, DONE, WINDOWS, YOU, Routine, anytime_actions, ask
 from interpreter.language.statements import ANYTIME
-
 
 
 def write_windows(w) -> None:
@@ -58,7 +56,8 @@ def _window(w, actions: list, steps: bool) -> None:
     out.line(f"(if (i32.gt_s {slot(chosen)} {slot(count)}) (then {out.goto(next_player)}))")
     first = w.routine_number("AT_0")
     resume = out.new_label()
-    out.line(f"(local.set $nf (call $push (i32.add (i32.const {first - 1}) (call $item {slot(offered)} {slot(chosen)}))))")
+    action = f"(i32.add (i32.const {first - 1}) (call $item {slot(offered)} {slot(chosen)}))"
+    out.line(f"(local.set $nf (call $push {action}))")
     out.line(f"(i32.store offset=8 (local.get $nf) {slot(player)})")
     out.line(f"{out.resume_here(resume)} (return (i32.const {CALL}))")
     out.place(resume)
