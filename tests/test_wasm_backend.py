@@ -14,6 +14,7 @@ from toy import toy_folder
 from interpreter import Game, load
 from interpreter.backends.wasm.expressions import NotOnWasm
 from interpreter.backends.wasm.program import WasmGame, WasmProgram
+from interpreter.engine.decisions import DECIDER, EVERYTHING
 from interpreter.safety.limits import LimitExceeded
 
 
@@ -47,16 +48,16 @@ def test_decisions_asked_from_python_are_the_generated_backends(cernunos, rules)
             (python.result.winners, python.result.scores, python.result.reason)
 
 
-def assert_same_games(ruleset, seeds, players=None):
+def assert_same_games(ruleset, seeds, players=None, labels=DECIDER):
     """Random games on the generated Python backend and on the module, at this table: the same decisions,
-    options and labels, and the same results."""
+    options and labels (as `labels` sees them: the module shows every component), and the same results."""
     rules = WasmProgram(ruleset, players).compile()
     for seed in seeds:
         python, wasm = Game(ruleset, seed=seed, players=players), WasmGame(rules, seed, players)
         rng = random.Random(seed)
         while not python.finished:
             assert not wasm.finished, f"seed {seed}: the module ended, Python asks {python.decision.name}"
-            expected = (python.decision.name, python.decision.player, python.decision.labels())
+            expected = (python.decision.name, python.decision.player, python.decision.labels(labels))
             assert (wasm.decision.name, wasm.decision.player, wasm.decision.labels()) == expected, f"seed {seed}"
             index = rng.randrange(len(python.decision.options))
             python.choose(index)
@@ -271,6 +272,38 @@ def test_cannot_rules_moves_announced_bags_instead_of_and_overrides(tmp_path):
     bottom face down, `instead of` rules (two that hold: the acting player orders them; `proceed`),
     `override` with `precedence`."""
     assert_same_games(load(toy_folder(tmp_path, GUARDED_CONTENT, guarded=GUARDED)), range(40))
+
+
+@pytest.fixture(scope="module")
+def root():
+    return load("rulesets/root")
+
+
+def test_root_games_are_the_python_backends(root):
+    """Root's four base factions, every construct of its rules, decision for decision."""
+    assert_same_games(root, range(2), labels=EVERYTHING)
+
+
+@pytest.mark.parametrize("game, seeds, max_turns", [("cernunos", range(4), None), ("root", range(2), 6)])
+def test_simulated_games_are_recorded_as_on_the_python_backend(game, seeds, max_turns, monkeypatch):
+    """`simulate` plays random bots inside the module: the same records (log, choices counted, score
+    curve, points by reason, first mover, kinds moved), to the turn limit."""
+    from interpreter.simulation import runner
+    from interpreter.simulation.native import play_native
+    ruleset, table = load(f"rulesets/{game}"), runner.Table(max_turns=max_turns)
+    for seed in seeds:
+        native = play_native(ruleset, seed, table, table.seating(seed, ruleset.program.table))
+        with monkeypatch.context() as python:
+            python.setenv("LUDOLEX_NATIVE", "0")
+            assert native == runner.play_one(ruleset, seed, table), f"seed {seed}"
+
+
+def test_other_bots_and_options_are_played_on_the_python_backend(cernunos):
+    from interpreter.simulation import runner
+    from interpreter.simulation.native import play_native
+    seats = list(cernunos.program.table)
+    assert play_native(cernunos, 1, runner.Table(bots=("rule_of_thumb",)), seats) is None
+    assert play_native(cernunos, 1, runner.Table(check=True), seats) is None
 
 
 def _play(game, rng):

@@ -7,23 +7,24 @@ that dies or cannot load the ruleset gives its games the reason WORKER (played a
 from __future__ import annotations
 
 import json
-import traceback
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Sequence
 
 from interpreter.agents.bots import make_agent
-from interpreter.diagnostics.errors import RefusedTable, RuleRuntimeError
 from interpreter.loading.ruleset import Ruleset
 from interpreter.play.game import Game
-from interpreter.reports.points import OTHER
 from interpreter.safety.limits import LimitExceeded
+from interpreter.simulation.native import play_native
+from interpreter.simulation.records import (  # noqa: F401 (what other modules import from here)
+    ERROR,
+    LIMIT,
+    REFUSED_TABLE,
+    TURN_LIMIT,
+    error_text,
+    failed_record,
+    with_other,
+)
 from interpreter.simulation.usage import count_choice
-
-TURN_LIMIT = "turn limit"  # the reason recorded for a game stopped by --max-turns
-ERROR = "error"  # a game stopped by an error (in the rules, a bot or the engine)
-LIMIT = "limit"  # a game stopped by a limit on what a rule may cost (interpreter.limits)
-LONGEST_ERROR = 2000  # characters of an error message kept in a record
 
 
 @dataclass(frozen=True)
@@ -81,41 +82,6 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 1000 + seat
 
 
-REFUSED_TABLE = "the rules refuse this table: "  # how a game's error begins when the rules `refuse` its table
-
-
-def error_text(error: BaseException) -> str:
-    """Where (file:line:column, when known), what kind of error, and its message."""
-    kind = "" if type(error) is RuleRuntimeError else f"{type(error).__name__}: "
-    if isinstance(error, RefusedTable):
-        return f"{REFUSED_TABLE}{error}"
-    if isinstance(error, RuleRuntimeError):
-        where = f"{error.position}: " if error.position else ""
-        text = f"{where}{kind}{error.message}"
-    else:  # not the rules' own report: where in Python it happened helps to find out why
-        frames = traceback.extract_tb(error.__traceback__)
-        text = f"{kind}{error}" + (f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" if frames else "")
-    return text if len(text) <= LONGEST_ERROR else text[:LONGEST_ERROR] + "..."
-
-
-def failed_record(seed: int, players: list[str], reason: str, error: str | None, seat_bots: list[str] = ()) -> dict:
-    return {"seed": seed, "players": players, "seat_bots": list(seat_bots), "winner": None, "winners": [],
-            "scores": {}, "turns": 0, "decisions": 0, "score_curve": [], "reason": reason, "error": error, "log": [],
-            "ending": "", "option_counts": {}, "points_by_reason": {}, "first_mover": None, "kinds_moved": []}
-
-
-def with_other(points: dict[str, dict[str, int]], final: dict[str, int]) -> dict[str, dict[str, int]]:
-    """Each player's points by reason (`because`), and under `other` what of their final score no reason took."""
-    table = {}
-    for player, score in final.items():
-        reasons = dict(points.get(player, {}))
-        other = score - sum(reasons.values())
-        if other:
-            reasons[OTHER] = reasons.get(OTHER, 0) + other
-        table[player] = reasons
-    return table
-
-
 def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
     """One whole game between bots: a record of its result, length, score curve, choices (`log`), how
     often each player chose each option (`option_counts`, see `simulation.usage`), who moved first
@@ -125,6 +91,9 @@ def play_one(ruleset: Ruleset, seed: int, table: Table = Table()) -> dict:
 
     Never raises (but for Ctrl-C): a game that fails is a record with its error."""
     seats = table.seating(seed, ruleset.program.table)
+    native = play_native(ruleset, seed, table, seats)
+    if native is not None:
+        return native
     record = failed_record(seed, seats, "", None, table.seat_bots(seed, len(seats)))
     game = totals = first_decider = None
     try:

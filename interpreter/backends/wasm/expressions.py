@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import re
 
-from interpreter.backends.errors import NotCompiled
-from interpreter.backends.wasm.layout import BASE, CONTROLLER, FACE_DOWN, FRAME_SLOTS
+from interpreter.backends.wasm.layout import BASE, CONTROLLER, FACE_DOWN, FRAME_SLOTS, NotOnWasm  # noqa: F401
 from interpreter.language import expressions as e
 from interpreter.language.types import ANY
-
-
-class NotOnWasm(NotCompiled):
-    def __init__(self, what: str, pos):
-        super().__init__(what, pos, "the WebAssembly backend")
-
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9_.]+\Z")
 

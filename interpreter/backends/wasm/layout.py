@@ -12,18 +12,26 @@ that a value indexes it with no subtraction: every such array lies above 4 * (BA
 """
 from __future__ import annotations
 
+from interpreter.backends.errors import NotCompiled
+
 SLOTS = 96  # a frame's words for the rules' locals and the routine's own
 MAX_FRAMES = 64
 FRAME_SLOTS = 20  # a frame: routine, pc, you, self, the arena's used part when it was pushed, then the slots
 FRAME = FRAME_SLOTS + 4 * SLOTS
 MAX_COLUMNS = 8  # the bindings of one `choose`
 OPTIONS = 256  # the room made for a decision's options
-TRACE_CAPACITY = 4096
+TRACE_CAPACITY = 1 << 16  # the decisions a traced game may have
+CURVE_CAPACITY = 1 << 13  # the turns of a recorded game
 ARENA_WORDS = 1 << 18
 BASE = 1 << 20  # a value from here on is a component or a name
 MAX_NAMES = 1 << 16
 TABLE_ROOM = 1 << 20  # bytes for the constant tables
 CONTROLLER, FACE_DOWN = "controller", "face_down"  # kept as properties of every component
+
+
+class NotOnWasm(NotCompiled):
+    def __init__(self, what: str, pos):
+        super().__init__(what, pos, "the WebAssembly backend")
 
 
 class Layout:
@@ -52,7 +60,6 @@ class Layout:
         """The number of a name or a text (one per distinct text)."""
         if text not in self.strings:
             if len(self.strings) >= MAX_NAMES:
-                from interpreter.backends.wasm.expressions import NotOnWasm
                 raise NotOnWasm(f"more than {MAX_NAMES} distinct names and texts", None)
             self.strings[text] = BASE + len(self.components) + 1 + len(self.strings)
             self._values = None
@@ -96,10 +103,11 @@ class Memory:
     at none: its address less 4 * BASE. That holds while the tables and the arrays so indexed end
     within 4 * BASE of TABLES."""
 
-    SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "PHASE", "MTI", "DECISIONS",
+    SCALARS = ("VERSION", "BATCH", "SETTLING", "TURNS", "TURN_PLAYER", "SP", "MARKS", "PHASE", "DECISIONS",
                "FINISHED", "DECIDED", "TRACED", "AP", "HP", "TRACING", "BOT", "ANSWER", "PENDING", "PENDING_NAME",
                "PENDING_PLAYER", "PENDING_COUNT", "PENDING_OPTIONAL", "WHERE", "FAILURE", "FINISH_KIND", "NAMED",
-               "ENDING", "REFUSAL", "MOVED_FROM", "STEPS", "STEP_LIMIT", "STEP_BUDGET")
+               "ENDING", "REFUSAL", "MOVED_FROM", "STEPS", "STEP_LIMIT", "STEP_BUDGET", "PENDING_NCOLUMNS",
+               "FIRST_DECIDER", "LAST_TURN", "FIRST_MOVER", "MAX_TURNS", "CURVED", "BSP", "NREASONS")
 
     def __init__(self, layout: Layout):
         n, z, v = len(layout.components), len(layout.zones), len(layout.variables)
@@ -112,8 +120,9 @@ class Memory:
         lowest, self.PSPAN = layout.player_span
         self.VARS = self.indexed((v + 1) * self.PSPAN, lowest)  # variable k of player p at k * PSPAN + p
         self.SCORES = self.indexed(self.PSPAN, lowest)
+        kinds = list(layout.kinds.values()) or [0]
+        self.MOVED_KINDS = self.indexed(max(kinds) - min(kinds) + 1, min(kinds))  # the kinds moved in the game
         if self.at - self.TABLES >= 4 * BASE:
-            from interpreter.backends.wasm.expressions import NotOnWasm
             raise NotOnWasm("a game with this many components and properties", None)
         self.STRIDE = n + 1
         self.ZS = self.words(z * (n + 1))
@@ -121,13 +130,20 @@ class Memory:
             setattr(self, name, self.words(1))
         self.PENDING_COLUMNS = self.words(MAX_COLUMNS)
         self.MARK_DEPTH, self.MARK_PC = self.words(64), self.words(64)
-        self.MT = self.words(624)
+        self.GEN = self.words(625)  # the game's generator: its index, then its state
+        seats = len(layout.seated)
+        self.GIVEN, self.REASONS, self.POINTS = self.words(seats), self.words(64), self.words(64 * seats)
+        self.BECAUSE_ENTRY = 12 + 8 * seats  # frames' depth, reason, version, then each seat's score and points given
+        self.BECAUSE = self.reserve(32 * self.BECAUSE_ENTRY)
         self.FRAMES = self.reserve(MAX_FRAMES * FRAME)
         self.ARENA_AT = self.words(ARENA_WORDS)
         self.ARENA = self.ARENA_AT - 4 * layout.LIST0  # read at a list's value
         self.G_END = self.at
-        self.MIXER, self.MIXER_INDEX = self.words(624), self.words(1)  # the face-down mix's generator (Python's)
-        self.TRACE = self.words(4 * TRACE_CAPACITY)
+        self.MIXER = self.words(625)  # the face-down mix's generator, seeded by Python as its backend seeds it
+        self.SEAT_GENS = self.words(625 * len(layout.seated))  # each seat's random bot's, in a recorded game
+        self.TRACE = self.words(8 * TRACE_CAPACITY)
+        self.CURVE_ROW = 4 * (1 + seats)  # a turn, then each seat's score as it starts
+        self.CURVE = self.reserve(CURVE_CAPACITY * self.CURVE_ROW)
         self.TEMPLATE = self.reserve(self.G_END - self.GAME)
 
     def words(self, count: int) -> int:

@@ -18,6 +18,7 @@ from interpreter.backends.wasm.expressions import Function, NotOnWasm, WCode, id
 from interpreter.backends.wasm.layout import (
     ARENA_WORDS,
     BASE,
+    CURVE_CAPACITY,
     FACE_DOWN,
     FRAME,
     FRAME_SLOTS,
@@ -78,6 +79,7 @@ class WasmProgram:
         self.kinds_list = self.layout.constant_list("kinds", list(self.layout.kinds.values()))
         self.seated_list = self.layout.constant_list("seated", self.layout.seated)
         self.locations_list = self.layout.constant_list("locations", list(self.layout.locations.values()))
+        self.layout.string("pass"), self.layout.string("(nothing)")
         self.tables: dict = {}
         self.table_data: list[tuple[int, list[int]]] = []
         self.next_table = self.mem.TABLES
@@ -209,6 +211,9 @@ class WasmProgram:
             deciding = self.deciding.abilities.get(ability.name, False)
             self.write_routine(f"AB_{ability.name}_{ability.kind}", block, deciding, [])
         self.functions.append(self._forbidden())
+        score = self.ruleset.manifest.score if self.program.score is not None else None
+        self.functions.append(f"(func $score (param $p i32) (result i32) "
+                              f"{f'(call $F_{identifier(score)} (local.get $p))' if score else '(i32.const 0)'})")
         write_windows(self)
         calls = " ".join(f"(drop (call $R_{name} (local.get $f)))" for name in always)
         self.functions.append(f"(func $R_ALWAYS (type $routine) (param $f i32) (result i32) {calls} (i32.const 0))")
@@ -242,7 +247,10 @@ class WasmProgram:
                 "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0],
                 "FACE": layout.properties[FACE_DOWN], "BAGS": self.bags, "UNORDERED": self.unordered,
                 "ZONE_ORDER": self.zone_order, "LOCATIONS": self.locations_list, "MIXING": int(self.mixing),
-                "SETUP": self.routine_number("SETUP") if "SETUP" in self.routines else -1}
+                "SETUP": self.routine_number("SETUP") if "SETUP" in self.routines else -1,
+                "PASS_TEXT": layout.strings["pass"], "NOTHING_TEXT": layout.strings["(nothing)"],
+                "COMPONENT0": BASE + 1, "NCOMPONENTS": len(layout.components), "CURVE_CAPACITY": CURVE_CAPACITY,
+                "HAS_SCORE": int(self.program.score is not None)}
 
     def _function(self, decl, modifiers, overrides=()) -> str:
         """`$F_name(a0, a1...)`: the first `override` whose condition holds (the highest precedence first,
@@ -445,8 +453,9 @@ class WasmRules:
             return
         mem = self.writer.mem
         state = random.Random(f"{seed} face down").getstate()[1]
-        game.words[mem.MIXER >> 2:(mem.MIXER >> 2) + 624] = [w - (1 << 32) if w >= 1 << 31 else w for w in state[:624]]
-        game.words[mem.MIXER_INDEX >> 2] = state[624]
+        game.words[mem.MIXER >> 2] = state[624]
+        game.words[(mem.MIXER >> 2) + 1:(mem.MIXER >> 2) + 625] = [w - (1 << 32) if w >= 1 << 31 else w
+                                                                   for w in state[:624]]
 
     def instance(self):
         wasmtime = wasmtime_module()
@@ -484,6 +493,51 @@ class WasmGame:
             _copy_of.copy(into=self)
             return
         self.restart(seed)
+
+    def restart_recorded(self, seed: int, max_turns: int = 0) -> None:
+        """A simulated game of random bots, each seat drawing as the Python backend's random bot of
+        `bot_seed(seed, seat)` does, played to its end (or to turn `max_turns`) and noted (`notes`)."""
+        self.seed, self.result = seed, None
+        self.rules.seed_mixer(self, seed)
+        self.exports["new_game"](self.store, seed)
+        self._call("play_recorded", seed, max_turns)
+
+    @property
+    def failure(self) -> int:
+        return self.word(self.rules.writer.mem.FAILURE)
+
+    def notes(self) -> dict:
+        """What a recorded game noted: the turns, each choice (`log`), the choices counted by decision and
+        option words (simulation/usage.py), the score curve and final scores, the points by reason, who
+        moved and decided first, the kinds moved."""
+        writer = self.rules.writer
+        mem, layout, seated = writer.mem, writer.layout, writer.seated
+        start, traced = mem.TRACE >> 2, self.word(mem.TRACED)
+        values = self.words[start:start + 8 * traced]
+        names = {number: name for name, number in layout.names.items()}
+        log, counts = [], {}
+        for k in range(0, len(values), 8):
+            log.append(values[k + 3])
+            words = self.value(values[k + 4])
+            words = words if isinstance(words, str) else str(words)
+            options = counts.setdefault(layout.value(values[k + 1]), {}).setdefault(names[values[k]], {})
+            options[words] = options.get(words, 0) + 1
+        row = mem.CURVE_ROW >> 2
+        rows = self.words[mem.CURVE >> 2:(mem.CURVE >> 2) + row * self.word(mem.CURVED)]
+        curve = [[rows[k], {p: rows[k + 1 + s] for s, p in enumerate(seated)}] for k in range(0, len(rows), row)]
+        points: dict[str, dict[str, int]] = {}
+        for k in range(self.word(mem.NREASONS)):
+            reason = self.value(self.word(mem.REASONS + 4 * k))
+            for s, p in enumerate(seated):
+                gained = self.word(mem.POINTS + 4 * (k * len(seated) + s))
+                if gained:
+                    points.setdefault(p, {})[reason] = gained
+        scores = {p: self.exports["score_of_seat"](self.store, s) for s, p in enumerate(seated)} \
+            if self.result is not None or self.failure == 14 else {}
+        kinds = [kind for kind, n in layout.kinds.items() if self.word(mem.MOVED_KINDS + 4 * n)]
+        return {"turns": self.word(mem.TURNS), "log": log, "option_counts": counts, "curve": curve, "scores": scores,
+                "points": points, "first_mover": layout.value(self.word(mem.FIRST_MOVER)) or None,
+                "first_decider": layout.value(self.word(mem.FIRST_DECIDER)) or None, "kinds_moved": sorted(kinds)}
 
     def restart(self, seed: int) -> None:
         """A new game in this one's place (the instance kept: cheaper than a new WasmGame)."""
@@ -610,6 +664,6 @@ class WasmGame:
         mem, layout = self.rules.writer.mem, self.rules.writer.layout
         names = {number: name for name, number in layout.names.items()}
         start = mem.TRACE >> 2
-        values = self.words[start:start + 4 * self.word(mem.TRACED)]
+        values = self.words[start:start + 8 * self.word(mem.TRACED)]
         return [(names[values[k]], layout.value(values[k + 1]), values[k + 2], values[k + 3])
-                for k in range(0, len(values), 4)]
+                for k in range(0, len(values), 8)]

@@ -22,7 +22,7 @@ from interpreter.backends.wasm.expressions import (
     slot,
     store_word,
 )
-from interpreter.backends.wasm.layout import FACE_DOWN, FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
+from interpreter.backends.wasm.layout import BASE, FACE_DOWN, FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
 from interpreter.language.expressions import Quantifier
@@ -327,9 +327,19 @@ def plain_as(node, out: Routine) -> None:
 
 
 def because(node, out: Routine) -> None:
-    """The points a statement makes are counted by reason by the Python backend's reports only: here,
-    the statement itself."""
-    write_block(node.body, out, out.flat_now)
+    """`because REASON`: with a score function, the points the statements make each player score go to
+    the reason (a text, or a component by its kind; none gives no reason), in the runtime's notes."""
+    flat = out.flat_now
+    if out.w.symbols.score is None:
+        write_block(node.body, out, flat)
+        return
+    reason = out.slot(f"reason{id(node)}")
+    value = out.simple(out.value(node.reason))
+    component = f"(i32.lt_u (i32.sub {value} (i32.const {BASE + 1})) (i32.const {len(out.w.layout.components)}))"
+    out.line(set_slot(reason, f"(select {load_word(out.w.mem.KIND, value)} {value} {component})"))
+    out.line(f"(if {slot(reason)} (then (call $because_start {slot(reason)})))")
+    write_block(node.body, out, flat)
+    out.line(f"(if {slot(reason)} (then (call $because_end)))")
 
 
 def plain_flip(node, out: Routine) -> None:
@@ -684,11 +694,12 @@ def ask(out: Routine, name: str, player: str, columns: list[int], count: int, op
     mem = out.w.mem
     answered, got = out.new_label(), out.new_label()
     total = f"(i32.add {slot(count)} (i32.const {1 if optional else 0}))"
+    for i, c in enumerate(columns):  # what the decision offers, for the outside and for the bot's trace
+        out.line(set_scalar(mem.PENDING_COLUMNS + 4 * i, slot(c)))
+    out.line(set_scalar(mem.PENDING_NCOLUMNS, f"(i32.const {len(columns)})"))
+    out.line(set_scalar(mem.PENDING_OPTIONAL, f"(i32.const {int(optional)})"))
     out.line(set_slot(chosen, f"(call $ask (i32.const {out.w.layout.name(name)}) {player} {total})"))
-    pending = [set_scalar(mem.PENDING_COLUMNS + 4 * i, slot(c)) for i, c in enumerate(columns)]
-    pending.append(set_scalar(mem.PENDING_OPTIONAL, f"(i32.const {int(optional)})"))
-    out.line(f"(if (i32.eqz {slot(chosen)}) (then {' '.join(pending)} {out.resume_here(answered)} "
-             f"(return (i32.const {SUSPEND}))))")
+    out.line(f"(if (i32.eqz {slot(chosen)}) (then {out.resume_here(answered)} (return (i32.const {SUSPEND}))))")
     out.line(out.goto(got))
     out.place(answered)
     out.line(set_slot(chosen, scalar(mem.ANSWER)))
