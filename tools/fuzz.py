@@ -999,7 +999,15 @@ def warm_up(games: list[str], files: dict, work: Path, timeout: float, targets: 
         output = work / "pristine" / f"{game}-output.txt"
         checks = []
         if "games" in targets:
-            play_one(ruleset, 1, Table(max_turns=MAX_TURNS))
+            # on the Python backend: a native module compiled here, without the children's cap on address
+            # space, would reserve for its games more than the cap allows the children that inherit it
+            before, os.environ["LUDOLEX_NATIVE"] = os.environ.get("LUDOLEX_NATIVE"), "0"
+            try:
+                play_one(ruleset, 1, Table(max_turns=MAX_TURNS))
+            finally:
+                os.environ.pop("LUDOLEX_NATIVE")
+                if before is not None:
+                    os.environ["LUDOLEX_NATIVE"] = before
             checks.append((plan, sandbox))
         if "serve" in targets:
             for debug in (False, True):
