@@ -48,10 +48,11 @@ def test_decisions_asked_from_python_are_the_generated_backends(cernunos, rules)
             (python.result.winners, python.result.scores, python.result.reason)
 
 
-def assert_same_games(ruleset, seeds, players=None, labels=DECIDER):
+def assert_same_games(ruleset, seeds, players=None, labels=DECIDER, compiled_for=None):
     """Random games on the generated Python backend and on the module, at this table: the same decisions,
-    options and labels (as `labels` sees them: the module shows every component), and the same results."""
-    rules = WasmProgram(ruleset, players).compile()
+    options and labels (as `labels` sees them: the module shows every component), and the same results.
+    `compiled_for`: the order of the players the module is compiled for, if not the games' own."""
+    rules = WasmProgram(ruleset, compiled_for or players).compile()
     for seed in seeds:
         python, wasm = Game(ruleset, seed=seed, players=players), WasmGame(rules, seed, players)
         rng = random.Random(seed)
@@ -105,6 +106,20 @@ def test_texts_variables_of_each_player_endings_and_partial_tables(tmp_path, pla
           chip: {per_player: 3, starts_in: supply}
         """, shouting=SHOUTING)
     assert_same_games(load(folder), range(40), players)
+
+
+def test_one_module_serves_every_order_of_its_players(tmp_path):
+    """The order is written into each game (who plays first, who follows whom, the variables it sets)."""
+    folder = toy_folder(tmp_path, """\
+        players: [red, blue, green]
+        board:
+          locations: {}
+        pieces:
+          chip: {per_player: 3, starts_in: supply}
+        """, shouting=SHOUTING)
+    ruleset = load(folder)
+    for order in (["green", "red", "blue"], ["blue", "green", "red"]):
+        assert_same_games(ruleset, range(20), order, compiled_for=["red", "blue", "green"])
 
 
 SCOUTING_CONTENT = """\

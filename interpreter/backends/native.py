@@ -13,15 +13,21 @@ _said = False
 
 
 def native_rules(ruleset, players: list[str] | None = None):
-    """The ruleset's WasmRules for this table (`players`, in seating order; None: the default table),
-    made at the first call, or None (always None with LUDOLEX_NATIVE=0)."""
+    """The ruleset's WasmRules for a table of these players (None: the default table), made at the first
+    call, or None (always None with LUDOLEX_NATIVE=0). One module serves every order of the same
+    players, unless their order changes a value the module does not hold: then one per order."""
     if os.environ.get("LUDOLEX_NATIVE") == "0":
         return None
     built = ruleset.__dict__.setdefault("native", {})
-    table = tuple(players) if players is not None else None
+    table = frozenset(players) if players is not None else None
     if table not in built:
         built[table] = _compiled(ruleset, players)
-    return built[table]
+    rules = built[table]
+    if rules is not None and players is not None and rules.writer.seating_words(list(players)) is None:
+        if tuple(players) not in built:
+            built[tuple(players)] = _compiled(ruleset, players)
+        rules = built[tuple(players)]
+    return rules
 
 
 def _compiled(ruleset, players):

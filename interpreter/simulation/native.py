@@ -24,7 +24,7 @@ def play_native(ruleset, seed: int, table, seats: list[str]) -> dict | None:
     rules = native_rules(ruleset, seats)
     if rules is None:
         return None
-    game = _game_of(rules)
+    game = _game_of(rules, seats)
     record = records.failed_record(seed, seats, "", None, bots)
     try:
         game.restart_recorded(seed, table.max_turns or 0)
@@ -55,10 +55,11 @@ def play_native(ruleset, seed: int, table, seats: list[str]) -> dict | None:
     return record
 
 
-def _game_of(rules):
-    """One game instance per compiled table, kept for the games a worker plays."""
+def _game_of(rules, seats: list[str]):
+    """One game instance per compiled table and order of its players, kept for the games a worker plays."""
     from interpreter.backends.wasm.program import WasmGame
 
-    if "_recorded" not in rules.__dict__:
-        rules._recorded = WasmGame(rules, 0)
-    return rules._recorded
+    games = rules.__dict__.setdefault("recorded", {})
+    if tuple(seats) not in games:
+        games[tuple(seats)] = WasmGame(rules, 0, seats)
+    return games[tuple(seats)]

@@ -112,7 +112,7 @@ class WCode:
         if name == "locations":
             return f"(i32.const {L.constant_list('locations', list(L.locations.values()))})"
         if name == "players":
-            return f"(i32.const {L.constant_list('players', L.seated)})"
+            return f"(i32.const {L.constant_list('seated', L.seated)})"  # each game writes its order there
         what = self.w.symbols.kind_of(name)
         if what == "variable":
             return scalar(self.w.variable(name))
@@ -141,10 +141,7 @@ class WCode:
             c = self.simple(args[0])
             return f"(call $on_top {c})"
         if name == "next":
-            seated = L.seated
-            following = {p: seated[(i + 1) % len(seated)] for i, p in enumerate(seated)}
-            table = self.w.table("next", following, L.players.values())
-            return load_word(table, args[0])
+            return load_word(self.w.mem.NEXT, args[0])  # each game writes who follows whom
         if name == "index":
             return load_word(self.w.table("index", {L.locations[x]: i for x, i in board.index.items()}), args[0])
         if name == "direction":

@@ -120,6 +120,7 @@ class Memory:
         lowest, self.PSPAN = layout.player_span
         self.VARS = self.indexed((v + 1) * self.PSPAN, lowest)  # variable k of player p at k * PSPAN + p
         self.SCORES = self.indexed(self.PSPAN, lowest)
+        self.NEXT = self.indexed(self.PSPAN, lowest)  # the player seated after each, in this game's order
         kinds = list(layout.kinds.values()) or [0]
         self.MOVED_KINDS = self.indexed(max(kinds) - min(kinds) + 1, min(kinds))  # the kinds moved in the game
         if self.at - self.TABLES >= 4 * BASE:

@@ -87,6 +87,8 @@ class WasmProgram:
         self.functions: list[str] = []
         self.positions: list = []
         self._handlers: dict[tuple, list] = {}
+        self._seatings: dict[tuple, list | None] = {}
+        self.source = None
         self.rank_keys: list[str] = []  # `most NAME` of every ranking's keys, in the order written
         self.columns: dict[str, int] = {}  # a decision's name -> how many values each of its options has
         self.source = self._write()
@@ -107,6 +109,34 @@ class WasmProgram:
                 state.variables[name] = {p: value(rt, {"you": p}) for p in program.players}
             else:
                 state.variables[name] = value(rt, {"you": None})
+
+    def seating_words(self, players: list[str]) -> list[tuple[int, int]] | None:
+        """What a game with the table's players in this order writes over the start of `play:` (each at
+        its address): the order, who follows whom, and the variables' initial values worked out for it.
+        None where a value would need a list the module does not hold: compile for this order then."""
+        if tuple(players) in self._seatings:
+            return self._seatings[tuple(players)]
+        layout, mem = self.layout, self.mem
+        writes = None
+        if sorted(players) == sorted(self.seated):
+            writes = [(mem.ARENA + 4 * (self.seated_list + 1 + i), layout.players[p]) for i, p in enumerate(players)]
+            writes += [(mem.NEXT + 4 * layout.players[p], layout.players[players[(i + 1) % len(players)]])
+                       for i, p in enumerate(players)]
+            state = self.ruleset.initial_state(0, self.program.chosen_options(None))
+            rt = Runtime(state, self.board, self.program)
+            rt.players = list(players)
+            create = self.source is None  # while the module is written, it may hold what this order needs
+            try:
+                for name, per_player, value, _ in self.program.variables:
+                    if per_player:
+                        writes += [(self.variable(name, each=True) + 4 * layout.players[p],
+                                    self.number(value(rt, {"you": p}), create)) for p in self.program.players]
+                    else:
+                        writes.append((self.variable(name), self.number(value(rt, {"you": None}), create)))
+            except NotOnWasm:
+                writes = None
+        self._seatings[tuple(players)] = writes
+        return writes
 
     # for the writers
     def where(self, pos) -> int:
@@ -360,9 +390,9 @@ class WasmProgram:
         engine = wasmtime.Engine(config)
         return WasmRules(self, engine, wasmtime.Module(engine, self.source))
 
-    def number(self, value) -> int:
+    def number(self, value, create: bool = True) -> int:
         """A value of the Python backend as the module's: none, false and true as 0 and 1, a name as its
-        number, a list as a constant list."""
+        number, a list as a constant list (once the module is written, only one it holds: not `create`)."""
         layout = self.layout
         if value is None or value is False:
             return 0
@@ -371,9 +401,13 @@ class WasmProgram:
         if isinstance(value, int):
             return value
         if isinstance(value, str):
+            if not create and value not in layout.strings:
+                raise NotOnWasm("a text the module does not hold", None)
             return layout.string(value)
         if isinstance(value, (list, tuple)):
-            items = [self.number(v) for v in value]
+            items = [self.number(v, create) for v in value]
+            if not create and ("value", tuple(items)) not in layout._lists:
+                raise NotOnWasm("a list the module does not hold", None)
             return layout.constant_list(("value", tuple(items)), items)
         if getattr(value, "id", None) in layout.components:
             return layout.components[value.id]
@@ -409,6 +443,8 @@ class WasmProgram:
             put(mem.ARENA_AT, i, value)
         put(mem.AP, 0, len(layout.arena))
         put(mem.HP, 0, ARENA_WORDS)
+        for address, value in self.seating_words(self.seated):
+            put(address, 0, value)
         return _bytes(words)
 
 
@@ -479,8 +515,12 @@ class WasmGame:
     """A game on the WebAssembly backend, driven from Python as `Game` is: `decision`, `choose`, `result`."""
 
     def __init__(self, rules: WasmRules, seed: int = 0, players: list[str] | None = None, _copy_of=None):
+        """A game of `rules` at this table (`players` in seating order; by default the order compiled for):
+        the module serves any order of the players it was compiled for."""
         self.rules, self.seed = rules, seed
-        if players is not None and seating(rules.writer.ruleset, players) != rules.writer.seated:
+        self.players = rules.writer.seated if players is None else seating(rules.writer.ruleset, players)
+        self._seating = rules.writer.seating_words(self.players)
+        if self._seating is None:
             raise ValueError("these rules were compiled for another table: compile them for this one")
         self.store, self.exports = rules.instance()
         self.memory = self.exports["memory"]
@@ -497,9 +537,7 @@ class WasmGame:
     def restart_recorded(self, seed: int, max_turns: int = 0) -> None:
         """A simulated game of random bots, each seat drawing as the Python backend's random bot of
         `bot_seed(seed, seat)` does, played to its end (or to turn `max_turns`) and noted (`notes`)."""
-        self.seed, self.result = seed, None
-        self.rules.seed_mixer(self, seed)
-        self.exports["new_game"](self.store, seed)
+        self._new_game(seed)
         self._call("play_recorded", seed, max_turns)
 
     @property
@@ -511,7 +549,7 @@ class WasmGame:
         option words (simulation/usage.py), the score curve and final scores, the points by reason, who
         moved and decided first, the kinds moved."""
         writer = self.rules.writer
-        mem, layout, seated = writer.mem, writer.layout, writer.seated
+        mem, layout, seated = writer.mem, writer.layout, self.players
         start, traced = mem.TRACE >> 2, self.word(mem.TRACED)
         values = self.words[start:start + 8 * traced]
         names = {number: name for name, number in layout.names.items()}
@@ -541,9 +579,17 @@ class WasmGame:
 
     def restart(self, seed: int) -> None:
         """A new game in this one's place (the instance kept: cheaper than a new WasmGame)."""
+        self._new_game(seed)
+        self._call("run")
+
+    def _new_game(self, seed: int) -> None:
+        """The start of `play:` with this game's seed, bags shuffled and face-down components mixed, then
+        this game's seating written over it; nothing run yet."""
         self.seed, self.result = seed, None
         self.rules.seed_mixer(self, seed)
-        self._call("start", seed)
+        self.exports["new_game"](self.store, seed)
+        for address, value in self._seating:
+            self.words[address >> 2] = value
 
     def _address(self) -> int:
         return ctypes.addressof(self.memory.data_ptr(self.store).contents)
@@ -592,7 +638,7 @@ class WasmGame:
     def _result(self) -> Result:
         """How the game ended, as the Python backend says it."""
         writer = self.rules.writer
-        mem, layout, seated = writer.mem, writer.layout, writer.seated
+        mem, layout, seated = writer.mem, writer.layout, self.players
         kind, bits = self.word(mem.FINISH_KIND), self.word(mem.NAMED)
         named = [p for s, p in enumerate(seated) if bits >> s & 1]
         ending = self.word(mem.ENDING)
@@ -635,14 +681,14 @@ class WasmGame:
         """This game, copied: into a new instance, or into `into` (another game of the same rules,
         whatever it held), which costs a copy of memory only."""
         if into is None:
-            return WasmGame(self.rules, self.seed, _copy_of=self)
+            return WasmGame(self.rules, self.seed, self.players, _copy_of=self)
         mem = self.rules.writer.mem
         source, target = self._address(), into._address()
         for start, end in ((mem.GAME, mem.FRAMES + FRAME * self.word(mem.SP)),  # the state, the frames in use,
                            (mem.ARENA_AT, mem.ARENA_AT + 4 * (self.word(mem.AP) + 1)),  # the lists made,
                            (mem.ARENA_AT + 4 * self.word(mem.HP), mem.ARENA_AT + 4 * ARENA_WORDS)):  # those kept
             ctypes.memmove(target + start, source + start, end - start)
-        into.seed, into.result = self.seed, self.result
+        into.seed, into.result, into.players, into._seating = self.seed, self.result, self.players, self._seating
         into._changed()
         return into
 

@@ -237,13 +237,14 @@ def plain_signal(node, out: Routine) -> None:
 def plain_rank(node, out: Routine) -> None:
     mem, seated = out.w.mem, out.w.layout.seated
     values = out.temp(f"(call $new_list (i32.const {len(node.keys) * len(seated)}))")
-    for s, p in enumerate(seated):
+    for s in range(len(seated)):  # the players in this game's order
+        p = f"(call $item (i32.const {out.w.seated_list}) (i32.const {s + 1}))"
         for k, (order, name) in enumerate(node.keys):
-            value = f"(call $F_{identifier(name)} (i32.const {p}))"
+            value = f"(call $F_{identifier(name)} {p})"
             if order != "most":
                 value = f"(i32.sub (i32.const 0) {value})"
             out.line(store_word(mem.ARENA, f"(i32.add {values} (i32.const {1 + k * len(seated) + s}))", value))
-        out.line(store_word(mem.SCORES, f"(i32.const {p})", f"(call $F_{identifier(node.keys[0][1])} (i32.const {p}))"))
+        out.line(store_word(mem.SCORES, p, f"(call $F_{identifier(node.keys[0][1])} {p})"))
     first = len(out.w.rank_keys)
     out.w.rank_keys += [f"{order} {name}" for order, name in node.keys]
     out.line(f"(return (call $rank (i32.const {len(node.keys)}) (i32.const {int(node.ties_share)}) "
