@@ -22,6 +22,7 @@ MAX_COLUMNS = 8  # the bindings of one `choose`
 OPTIONS = 256  # the room made for a decision's options
 TRACE_CAPACITY = 1 << 16  # the decisions a traced game may have
 CURVE_CAPACITY = 1 << 13  # the turns of a recorded game
+MEMO_ENTRIES = 1 << 14  # the functions' values kept (a table by hash of function and arguments)
 ARENA_WORDS = 1 << 18
 BASE = 1 << 20  # a value from here on is a component or a name
 MAX_NAMES = 1 << 16
@@ -142,6 +143,8 @@ class Memory:
         self.G_END = self.at
         self.MIXER = self.words(625)  # the face-down mix's generator, seeded by Python as its backend seeds it
         self.SEAT_GENS = self.words(625 * len(layout.seated))  # each seat's random bot's, in a recorded game
+        self.EPOCH = self.words(1)  # changed with each game and copy: the values kept before are not this game's
+        self.MEMO = self.words(8 * MEMO_ENTRIES)
         self.TRACE = self.words(8 * TRACE_CAPACITY)
         self.CURVE_ROW = 4 * (1 + seats)  # a turn, then each seat's score as it starts
         self.CURVE = self.reserve(CURVE_CAPACITY * self.CURVE_ROW)

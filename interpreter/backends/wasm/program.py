@@ -23,6 +23,7 @@ from interpreter.backends.wasm.layout import (
     FRAME,
     FRAME_SLOTS,
     MAX_FRAMES,
+    MEMO_ENTRIES,
     TRACE_CAPACITY,
     Layout,
     Memory,
@@ -35,7 +36,9 @@ from interpreter.engine.runtime import Result, Runtime
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
 from interpreter.language.codegen import python_identifier
+from interpreter.language.expressions import quantified_code
 from interpreter.language.statements import outcome_words
+from interpreter.language.types import ANY
 from interpreter.play.game import seating
 from interpreter.safety.limits import LIMITS, LimitExceeded
 
@@ -88,6 +91,7 @@ class WasmProgram:
         self.positions: list = []
         self._handlers: dict[tuple, list] = {}
         self._seatings: dict[tuple, list | None] = {}
+        self.kept_functions = 0  # the functions whose values are kept until the state changes
         self.source = None
         self.rank_keys: list[str] = []  # `most NAME` of every ranking's keys, in the order written
         self.columns: dict[str, int] = {}  # a decision's name -> how many values each of its options has
@@ -280,7 +284,7 @@ class WasmProgram:
                 "SETUP": self.routine_number("SETUP") if "SETUP" in self.routines else -1,
                 "PASS_TEXT": layout.strings["pass"], "NOTHING_TEXT": layout.strings["(nothing)"],
                 "COMPONENT0": BASE + 1, "NCOMPONENTS": len(layout.components), "CURVE_CAPACITY": CURVE_CAPACITY,
-                "HAS_SCORE": int(self.program.score is not None)}
+                "HAS_SCORE": int(self.program.score is not None), "MEMO_SHIFT": 32 - MEMO_ENTRIES.bit_length() + 1}
 
     def _function(self, decl, modifiers, overrides=()) -> str:
         """`$F_name(a0, a1...)`: the first `override` whose condition holds (the highest precedence first,
@@ -309,7 +313,36 @@ class WasmProgram:
                     f"(else {text}))")
         params = " ".join(f"(param $a{i} i32)" for i in range(len(decl.params)))
         locals_ = " ".join(f"(local {x} i32)" for x in fn.locals)
-        return f"(func $F_{identifier(decl.name)} {params} (result i32) {locals_} {text} (local.get {result}))"
+        name = identifier(decl.name)
+        if not self._worth_keeping(decl, modifiers, overrides):
+            return f"(func $F_{name} {params} (result i32) {locals_} {text} (local.get {result}))"
+        self.kept_functions += 1
+        args = [f"(local.get $a{i})" for i in range(len(decl.params))]
+        key = " ".join(args + ["(i32.const 0)"] * (3 - len(args)))
+        lists = " ".join(["(i32.const 0)"] + [f"(i32.or (call $is_list {a})" for a in args]) + ")" * len(args)
+        return (f"(func $FC_{name} {params} (result i32) {locals_} {text} (local.get {result}))\n"
+                f"(func $F_{name} {params} (result i32) (local $e i32) (local $r i32) "
+                f"(if {lists} (then (return (call $FC_{name} {' '.join(args)})))) "
+                f"(local.set $e (call $memo_entry (i32.const {self.kept_functions}) {key})) "
+                f"(if (call $memo_hit (local.get $e) (i32.const {self.kept_functions}) {key}) "
+                f"(then (return (i32.load offset=24 (local.get $e))))) "
+                f"(local.set $r (call $FC_{name} {' '.join(args)})) "
+                f"(call $memo_put (local.get $e) (i32.const {self.kept_functions}) {key} (local.get $r)) "
+                f"(local.get $r))")
+
+    def _worth_keeping(self, decl, modifiers, overrides) -> bool:
+        """Is a function's value worth keeping until the state changes (engine/memo.py keeps the Python
+        backend's longer)? One that loops, of three parameters at most, that draws nothing at random
+        (language.reads) and gives no list (a list lives no longer than the routine that made it)."""
+        codegen = self.program.codegen
+        name = f"compute_{python_identifier(decl.name)}"
+        if len(decl.params) > 3 or codegen is None or name not in codegen.sources:
+            return False
+        values = [decl.body] + [o.value for o in overrides]
+        if any(v.type in ("list", ANY) for v in values):
+            return False
+        parts = values + [m.amount for m in modifiers] + [o.condition for o in overrides if o.condition]
+        return any(quantified_code(p) for p in parts) and not codegen.code_reads.reads(name).volatile
 
     def _fixed_value(self, decl) -> int | None:
         """The value of a function without parameters whose Python code reads nothing of the state
@@ -688,6 +721,7 @@ class WasmGame:
                            (mem.ARENA_AT, mem.ARENA_AT + 4 * (self.word(mem.AP) + 1)),  # the lists made,
                            (mem.ARENA_AT + 4 * self.word(mem.HP), mem.ARENA_AT + 4 * ARENA_WORDS)):  # those kept
             ctypes.memmove(target + start, source + start, end - start)
+        into.words[mem.EPOCH >> 2] += 1  # the values it kept were of another game
         into.seed, into.result, into.players, into._seating = self.seed, self.result, self.players, self._seating
         into._changed()
         return into
