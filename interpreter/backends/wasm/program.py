@@ -413,6 +413,9 @@ class WasmProgram:
     def compile(self) -> WasmRules:
         wasmtime = wasmtime_module()
         config = wasmtime.Config()
+        # compiled on this thread alone: a pool of compiling threads would leave locks held in the
+        # processes forked from this one (simulate's workers), which then wait for ever
+        config.parallel_compilation = False
         if _address_space_capped():
             # wasmtime reserves 4 GiB and a guard per instance, so that accesses need no check: under a
             # cap on address space (ulimit -v, the fuzzer's) that fails. There, only the module's own
