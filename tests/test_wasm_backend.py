@@ -306,6 +306,7 @@ def test_simulated_games_are_recorded_as_on_the_python_backend(game, seeds, max_
     from interpreter.simulation import runner
     from interpreter.simulation.native import play_native
     ruleset, table = load(f"rulesets/{game}"), runner.Table(max_turns=max_turns)
+    monkeypatch.setenv("LUDOLEX_NATIVE", "1")
     for seed in seeds:
         native = play_native(ruleset, seed, table, table.seating(seed, ruleset.program.table))
         with monkeypatch.context() as python:
@@ -313,10 +314,13 @@ def test_simulated_games_are_recorded_as_on_the_python_backend(game, seeds, max_
             assert native == runner.play_one(ruleset, seed, table), f"seed {seed}"
 
 
-def test_other_bots_and_options_are_played_on_the_python_backend(cernunos):
+def test_other_bots_and_options_are_played_on_the_python_backend(cernunos, monkeypatch):
     from interpreter.simulation import runner
     from interpreter.simulation.native import play_native
     seats = list(cernunos.program.table)
+    assert play_native(cernunos, 1, runner.Table(), seats) is None  # without LUDOLEX_NATIVE=1
+    monkeypatch.setenv("LUDOLEX_NATIVE", "1")
+    assert play_native(cernunos, 1, runner.Table(), seats) is not None
     assert play_native(cernunos, 1, runner.Table(bots=("rule_of_thumb",)), seats) is None
     assert play_native(cernunos, 1, runner.Table(check=True), seats) is None
 

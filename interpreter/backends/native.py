@@ -45,3 +45,5 @@ def _compiled(ruleset, players):
         return WasmProgram(ruleset, players).compile()
     except NotCompiled:
         return None
+    except Exception:  # noqa: BLE001 - rules that fail as a game starts (a variable's value...): the Python
+        return None  # backend plays them, and says why in its own words
