@@ -314,6 +314,11 @@ def test_simulated_games_are_recorded_as_on_the_python_backend(game, seeds, max_
             assert native == runner.play_one(ruleset, seed, table), f"seed {seed}"
 
 
+def test_the_duchy_sways_with_sets_of_cards_as_on_the_python_backend(root):
+    """Options that are lists (`subsets` of a hand) are labelled as the Python backend labels them."""
+    assert_same_games(root, range(7030, 7040), ["lizards", "riverfolk", "corvids", "duchy"], labels=EVERYTHING)
+
+
 def test_other_bots_and_options_are_played_on_the_python_backend(cernunos, monkeypatch):
     from interpreter.simulation import runner
     from interpreter.simulation.native import play_native

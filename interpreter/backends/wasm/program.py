@@ -32,6 +32,7 @@ from interpreter.backends.wasm.replacing import PROCEED_SLOT, write_replaced
 from interpreter.backends.wasm.statements import SELF, YOU, Routine, write_block
 from interpreter.backends.wasm.windows import write_windows
 from interpreter.diagnostics.errors import RefusedTable, RuleRuntimeError
+from interpreter.engine.decisions import render_value
 from interpreter.engine.runtime import Result, Runtime
 from interpreter.language import declarations as d
 from interpreter.language.checker import find_deciding
@@ -506,10 +507,12 @@ def _bytes(words: list[int]) -> bytes:
 class WasmDecision:
     name: str
     player: str
-    options: list  # tuples of labels; "pass" last where the decision may be passed
+    options: list  # tuples of values (ids, names, numbers, lists); "pass" last where the decision may be passed
 
     def labels(self) -> list[str]:
-        return [" ".join(str(v) for v in option) if isinstance(option, tuple) else option for option in self.options]
+        """Each option as the Python backend writes it with every identity shown (a list as `[a, b]`)."""
+        return [" ".join(render_value(v) for v in option) if isinstance(option, tuple) else option
+                for option in self.options]
 
 
 class WasmRules:
