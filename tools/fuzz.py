@@ -272,8 +272,8 @@ NATIVE_DECISIONS = 2_000  # a longer game is not compared (its trace would not f
 
 def play_native(ruleset, send) -> None:
     """The input's rules on the WebAssembly backend, where wasmtime is installed and the backend
-    compiles them: random games played inside the module, each against the same game on the Python
-    backend (the same decisions, each drawn as random.Random(seed).randrange draws it, and the same
+    compiles them: random games on the module, each against the same game on the Python backend
+    (the same decisions, each drawn as random.Random(seed).randrange draws it, and the same
     result, or an error of the same kind on both). A difference, or any exception but a rule error or
     a limit, is a crash."""
     try:
@@ -317,8 +317,17 @@ def _outcome(play) -> tuple:
 
 
 def _native_trace(game_class, rules, seed: int):
-    game = game_class(rules, seed=seed)
-    return game.play_random(trace=True), game.result.winners, game.result.scores
+    """The game asked from Python, each decision drawn as `_python_trace` draws it (the game's own
+    generator, which its dice and shuffles use, is another)."""
+    game, rng, trace = game_class(rules, seed=seed), random.Random(seed), []
+    while not game.finished:
+        if len(trace) >= NATIVE_DECISIONS:
+            raise TooLong()
+        decision = game.decision
+        index = rng.randrange(len(decision.options))
+        trace.append((decision.name, decision.player, len(decision.options), index))
+        game.choose(index)
+    return trace, game.result.winners, game.result.scores
 
 
 def _python_trace(ruleset, seed: int):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from interpreter.agents.rule_of_thumb import Policy, PolicyAgent, bot_names, policy_path
 from interpreter.agents.search_tree import Node, priors_of
+from interpreter.backends.errors import NotCompiled
 from interpreter.backends.native import native_rules
 from interpreter.diagnostics.errors import RuleRuntimeError
 from interpreter.engine.decisions import PASS, Decision
@@ -176,8 +177,12 @@ class SearchAgent:
             self.shadow = WasmGame(self.native, seed=self.game.seed, players=self.game.players)
             self.scratch = WasmGame(self.native, seed=self.game.seed, players=self.game.players)
         log = self.game.log
-        for index in log[self.synced:]:
-            self.shadow.choose(index)
+        try:
+            for index in log[self.synced:]:
+                self.shadow.choose(index)
+        except (RuleRuntimeError, NotCompiled):  # the module stopped where the game goes on: search by replay
+            self.native = None
+            return False
         self.synced = len(log)
         shadow = self.shadow.decision
         if shadow is None or (shadow.name, shadow.player, shadow.labels()) != (decision.name, decision.player,
@@ -207,7 +212,7 @@ class SearchAgent:
             world.play_random()
             winners = world.result.winners or (list(self.game.players) if world.result.reason == "draw" else [])
             rewards = {p: (1 / len(winners) if p in winners else 0.0) for p in self.game.players}
-        except RuleRuntimeError:
+        except (RuleRuntimeError, NotCompiled):  # an error, or a game the module cannot play on
             self.failed_playouts += 1
             rewards = {p: 1 / len(self.game.players) for p in self.game.players}
         for node, answers in path:

@@ -100,6 +100,8 @@ class WCode:
         if v is True:
             return "(i32.const 1)"
         if isinstance(v, int):
+            if not -BASE <= v < BASE:
+                raise NotOnWasm(f"the number {v} (the module's numbers lie between {-BASE} and {BASE - 1})", expr.pos)
             return f"(i32.const {v})"
         if isinstance(v, str):
             return f"(i32.const {self.w.layout.string(v)})"
@@ -289,15 +291,17 @@ class WCode:
                     f"(else (i32.add {left} {right})))")
         if op in ("/", "mod"):
             return f"(call ${'divide' if op == '/' else 'remainder'} {left} {right})"
-        wasm = {"=": "i32.eq", "!=": "i32.ne", "<": "i32.lt_s", "<=": "i32.le_s", ">": "i32.gt_s", ">=": "i32.ge_s",
-                "+": "i32.add", "-": "i32.sub", "*": "i32.mul"}[op]
+        if op in ("+", "-", "*"):  # worked out on 64 bits: a number past the module's range stops its game
+            wide = {"+": "i64.add", "-": "i64.sub", "*": "i64.mul"}[op]
+            return f"(call $number ({wide} (i64.extend_i32_s {left}) (i64.extend_i32_s {right})))"
+        wasm = {"=": "i32.eq", "!=": "i32.ne", "<": "i32.lt_s", "<=": "i32.le_s", ">": "i32.gt_s", ">=": "i32.ge_s"}[op]
         return f"({wasm} {left} {right})"
 
     def _Not(self, expr):
         return f"(i32.eqz {self.value(expr.operand)})"
 
     def _Negate(self, expr):
-        return f"(i32.sub (i32.const 0) {self.value(expr.operand)})"
+        return f"(call $number (i64.sub (i64.const 0) (i64.extend_i32_s {self.value(expr.operand)})))"
 
     def _SortedBy(self, expr):
         """The keys worked out into one list per key, then the items ordered by them in the module."""

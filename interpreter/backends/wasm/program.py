@@ -278,7 +278,8 @@ class WasmProgram:
                 "CONSTANT_LISTS": len(layout.arena),
                 "SETTLE_ROUNDS": LIMITS.settle_rounds,
                 "STEPS_PER_DECISION": LIMITS.steps_per_decision, "STEPS_PER_GAME": LIMITS.steps_per_game,
-                "DECISIONS_PER_GAME": LIMITS.decisions_per_game, "LONGEST_LIST": LIMITS.longest_list, "BASE": BASE,
+                "DECISIONS_PER_GAME": LIMITS.decisions_per_game, "LONGEST_LIST": LIMITS.longest_list,
+                "BASE": BASE, "TWO_BASES": 2 * BASE, "NZONES": len(layout.zones),
                 "PROPS0": mem.PROPS[0], "PROP_STRIDE": mem.PROPS[1] - mem.PROPS[0],
                 "FACE": layout.properties[FACE_DOWN], "BAGS": self.bags, "UNORDERED": self.unordered,
                 "ZONE_ORDER": self.zone_order, "LOCATIONS": self.locations_list, "MIXING": int(self.mixing),
@@ -544,6 +545,9 @@ class WasmRules:
         where, failure = game.word(mem.WHERE), game.word(mem.FAILURE)
         if failure == 13:  # `refuse`: the rules cannot set up a game at this table
             return RefusedTable(str(game.value(game.word(mem.REFUSAL))))
+        if failure == 16:  # the Python backend goes on with such numbers: this game is not the module's
+            return NotOnWasm(f"a number past {BASE - 1} (or below {-BASE})", self.writer.positions[where - 1]
+                             if where > 0 else None)
         position = self.writer.positions[where - 1] if where > 0 else None
         if failure in (5, 6, 7):
             return LimitExceeded(position, FAILURES[failure])
