@@ -67,6 +67,14 @@ def assert_same_games(ruleset, seeds, players=None, labels=DECIDER, compiled_for
         assert vars(wasm.result) == vars(python.result), f"seed {seed}"
 
 
+THREE_WITH_CHIPS = """\
+    players: [red, blue, green]
+    board:
+      locations: {}
+    pieces:
+      chip: {per_player: 3, starts_in: supply}
+    """
+
 SHOUTING = """\
     zone supply per player
     zone pot
@@ -98,26 +106,12 @@ SHOUTING = """\
 
 @pytest.mark.parametrize("players", [None, ["blue", "green"], ["green", "red"]])
 def test_texts_variables_of_each_player_endings_and_partial_tables(tmp_path, players):
-    folder = toy_folder(tmp_path, """\
-        players: [red, blue, green]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """, shouting=SHOUTING)
-    assert_same_games(load(folder), range(40), players)
+    assert_same_games(load(toy_folder(tmp_path, THREE_WITH_CHIPS, shouting=SHOUTING)), range(40), players)
 
 
 def test_one_module_serves_every_order_of_its_players(tmp_path):
     """The order is written into each game (who plays first, who follows whom, the variables it sets)."""
-    folder = toy_folder(tmp_path, """\
-        players: [red, blue, green]
-        board:
-          locations: {}
-        pieces:
-          chip: {per_player: 3, starts_in: supply}
-        """, shouting=SHOUTING)
-    ruleset = load(folder)
+    ruleset = load(toy_folder(tmp_path, THREE_WITH_CHIPS, shouting=SHOUTING))
     for order in (["green", "red", "blue"], ["blue", "green", "red"]):
         assert_same_games(ruleset, range(20), order, compiled_for=["red", "blue", "green"])
 

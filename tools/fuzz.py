@@ -317,21 +317,17 @@ def _outcome(play) -> tuple:
 
 
 def _native_trace(game_class, rules, seed: int):
-    """The game asked from Python, each decision drawn as `_python_trace` draws it (the game's own
-    generator, which its dice and shuffles use, is another)."""
-    game, rng, trace = game_class(rules, seed=seed), random.Random(seed), []
-    while not game.finished:
-        if len(trace) >= NATIVE_DECISIONS:
-            raise TooLong()
-        decision = game.decision
-        index = rng.randrange(len(decision.options))
-        trace.append((decision.name, decision.player, len(decision.options), index))
-        game.choose(index)
-    return trace, game.result.winners, game.result.scores
+    return _random_trace(game_class(rules, seed=seed), seed)
 
 
 def _python_trace(ruleset, seed: int):
-    game, rng, trace = Game(ruleset, seed=seed), random.Random(seed), []
+    return _random_trace(Game(ruleset, seed=seed), seed)
+
+
+def _random_trace(game, seed: int):
+    """The game played on, each decision drawn as random.Random(seed).randrange draws it (the game's own
+    generator, which its dice and shuffles use, is another): each decision, the winners, the scores."""
+    rng, trace = random.Random(seed), []
     while not game.finished:
         if len(trace) >= NATIVE_DECISIONS:
             raise TooLong()
