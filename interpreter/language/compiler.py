@@ -220,7 +220,7 @@ def _procedure(decl: d.ProcedureDecl, replacements: list | None, scope: Scope, d
 def _trigger(decl: d.WhenDecl, scope: Scope, deciding: Deciding):
     """A `when` rule as `trigger(rt, you, values)` (program.make_trigger), with its `applies` and `label`."""
     inner, codegen = scope.with_locals(*decl.params), scope.codegen
-    label = decl.label or f"{Path(decl.pos.file).stem} line {decl.pos.line}"
+    label = d.rule_label(decl)
     if codegen.compile_trigger is not None:
         trigger = codegen.compile_trigger(decl.body, inner, deciding, decl.params, decl.condition, decl.pos)
         if trigger is not None:
@@ -238,7 +238,7 @@ def _replacement(rule: d.InsteadDecl, scope: Scope, deciding: Deciding, generato
     if rule.condition:
         check(inner, rule.condition.pos, "bool", rule.condition.type, "the condition of `instead of`")
     body, is_generator = rule.body.compile(inner, deciding, catch_return=True)
-    label = rule.label or f"{Path(rule.pos.file).stem} line {rule.pos.line}"
+    label = d.rule_label(rule)
     return rule.params, condition, run_body(body, is_generator) if generator else body, label
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from interpreter.diagnostics.diagnostic import Position
 from interpreter.language.expressions import Expr
@@ -202,6 +203,12 @@ class CannotDecl:
     params: list[str]  # the piece, then the location(s)
     condition: Expr
     needs: tuple = ()  # the players a game must seat for the rule to exist in it (its faction's, see modules)
+
+
+def rule_label(rule) -> str:
+    """What a decision that orders rules (`instead of`, `emit ... ordered by`) calls a `when` or an
+    `instead of` rule: its `as LABEL`, else its file and line."""
+    return rule.label or f"{Path(rule.pos.file).stem} line {rule.pos.line}"
 
 
 Declaration = (FactionDecl | WithFactionDecl | EventDecl | AbilityDecl | ShownDecl | OptionDecl | ZoneDecl | VariableDecl | PropertyDecl | FunctionDecl | ModifyDecl | OverrideDecl | ProcedureDecl

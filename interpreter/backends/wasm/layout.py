@@ -85,9 +85,6 @@ class Layout:
             self._values.update((n, text) for text, n in self.strings.items())
         return self._values.get(number, number)
 
-    def decision_name(self, number: int) -> str:
-        return next(name for name, n in self.names.items() if n == number)
-
     @property
     def player_span(self) -> tuple[int, int]:
         """The lowest player number, and how many numbers from it to the highest."""

@@ -291,7 +291,7 @@ class WasmProgram:
     def _function(self, decl, modifiers, overrides=()) -> str:
         """`$F_name(a0, a1...)`: the first `override` whose condition holds (the highest precedence first,
         then as declared), else the body plus every `modify`. A function of nothing that reads nothing
-        of the state (`clearings()`) is its value, worked out once."""
+        of the state (a fixed list of locations) is its value, worked out once."""
         fixed = self._fixed_value(decl)
         if fixed is not None:
             return f"(func $F_{identifier(decl.name)} (result i32) (i32.const {fixed}))"
@@ -336,24 +336,28 @@ class WasmProgram:
         """Is a function's value worth keeping until the state changes (engine/memo.py keeps the Python
         backend's longer)? One that loops, of three parameters at most, that draws nothing at random
         (language.reads) and gives no list (a list lives no longer than the routine that made it)."""
-        codegen = self.program.codegen
-        name = f"compute_{python_identifier(decl.name)}"
-        if len(decl.params) > 3 or codegen is None or name not in codegen.sources:
+        reads = self._reads(decl)
+        if len(decl.params) > 3 or reads is None:
             return False
         values = [decl.body] + [o.value for o in overrides]
         if any(v.type in ("list", ANY) for v in values):
             return False
         parts = values + [m.amount for m in modifiers] + [o.condition for o in overrides if o.condition]
-        return any(quantified_code(p) for p in parts) and not codegen.code_reads.reads(name).volatile
+        return any(quantified_code(p) for p in parts) and not reads.volatile
+
+    def _reads(self, decl):
+        """What a function reads of the state, as the Python backend found in its code (language.reads);
+        None where that code is not at hand."""
+        codegen = self.program.codegen
+        name = f"compute_{python_identifier(decl.name)}"
+        return codegen.code_reads.reads(name) if codegen is not None and name in codegen.sources else None
 
     def _fixed_value(self, decl) -> int | None:
         """The value of a function without parameters whose Python code reads nothing of the state
         (language.reads), worked out on the Python backend; None for any other."""
-        codegen = self.program.codegen
-        name = f"compute_{python_identifier(decl.name)}"
-        if decl.params or codegen is None or name not in codegen.sources:
+        reads = self._reads(decl)
+        if decl.params or reads is None:
             return None
-        reads = codegen.code_reads.reads(name)
         if reads.volatile or reads.zones != frozenset() or reads.variables or reads.properties or reads.identities:
             return None
         rt = Runtime(self.state, self.board, self.program)
@@ -521,6 +525,7 @@ class WasmRules:
 
     def __init__(self, writer: WasmProgram, engine, module):
         self.writer, self.engine, self.module = writer, engine, module
+        self.decision_names = {number: name for name, number in writer.layout.names.items()}
 
     def seed_mixer(self, game: WasmGame, seed: int) -> None:
         """The generator that mixes a game's face-down components at its start, as the Python backend
@@ -595,7 +600,7 @@ class WasmGame:
         mem, layout, seated = writer.mem, writer.layout, self.players
         start, traced = mem.TRACE >> 2, self.word(mem.TRACED)
         values = self.words[start:start + 8 * traced]
-        names = {number: name for name, number in layout.names.items()}
+        names = self.rules.decision_names
         log, counts = [], {}
         for k in range(0, len(values), 8):
             log.append(values[k + 3])
@@ -659,7 +664,7 @@ class WasmGame:
         if self.word(mem.SP) == 0:
             self.result, self._decision = self._result(), None
             return
-        name = layout.decision_name(self.word(mem.PENDING_NAME))
+        name = self.rules.decision_names[self.word(mem.PENDING_NAME)]
         optional = self.word(mem.PENDING_OPTIONAL)
         count = self.word(mem.PENDING_COUNT) - optional
         columns = [self.word(mem.PENDING_COLUMNS + 4 * i) for i in range(self.rules.writer.columns[name])]
@@ -752,7 +757,7 @@ class WasmGame:
         if not trace:
             return None
         mem, layout = self.rules.writer.mem, self.rules.writer.layout
-        names = {number: name for name, number in layout.names.items()}
+        names = self.rules.decision_names
         start = mem.TRACE >> 2
         values = self.words[start:start + 8 * self.word(mem.TRACED)]
         return [(names[values[k]], layout.value(values[k + 1]), values[k + 2], values[k + 3])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from interpreter.backends.wasm.expressions import Function, identifier, set_slot, slot
 from interpreter.backends.wasm.layout import FRAME_SLOTS
-from interpreter.backends.wasm.statements import CALL, DONE, YOU, Routine, _push, _step, ask, copy_arguments, rule_label
+from interpreter.backends.wasm.statements import CALL, DONE, YOU, Routine, _push, _step, ask, copy_arguments
+from interpreter.language.declarations import rule_label
 
 PROCEED_SLOT = "@proceed"  # the slot after the arguments: the rules left, for `proceed`
 

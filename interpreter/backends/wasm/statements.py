@@ -9,8 +9,6 @@ decision waits for an answer from outside.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from interpreter.backends.wasm.expressions import (
     NotOnWasm,
     WCode,
@@ -25,6 +23,7 @@ from interpreter.backends.wasm.expressions import (
 from interpreter.backends.wasm.layout import BASE, FACE_DOWN, FRAME_SLOTS, MAX_COLUMNS, OPTIONS, SLOTS
 from interpreter.language import declarations as d
 from interpreter.language import expressions as e
+from interpreter.language.declarations import rule_label
 from interpreter.language.expressions import Quantifier
 from interpreter.language.statements import MOVED
 from interpreter.language.types import ANY
@@ -103,11 +102,6 @@ def write_block(block, out: Routine, flat: bool) -> None:
         writer(statement, out)
         for bound in statement.binds():
             out.names[bound] = slot(out.slot(bound))
-
-
-def rule_label(rule) -> str:
-    """What a decision that orders rules (`instead of`, `emit ... ordered by`) calls a rule."""
-    return rule.label or f"{Path(rule.pos.file).stem} line {rule.pos.line}"
 
 
 def decides(statement, out: Routine) -> bool:
@@ -277,10 +271,15 @@ def plain_for_each(node, out: Routine) -> None:
     inner.line(set_slot(out.slot(node.variable), load_word(out.w.mem.ARENA, f"(i32.add {items} (local.get {i}))")))
     inner.names[node.variable] = slot(out.slot(node.variable))
     write_block(node.body, inner, False)
+    _counted_loop(out, i, 1, f"(i32.gt_s (local.get {i}) {load_word(out.w.mem.ARENA, items)})", body)
+
+
+def _counted_loop(out: Routine, i: str, first: int, done: str, body: list[str]) -> None:
+    """`body` again and again, local `i` counting from `first`, until the test `done` holds."""
     label = i[1:]
-    out.line(f"(local.set {i} (i32.const 1)) (block $fb{label} (loop $fl{label} "
-             f"(br_if $fb{label} (i32.gt_s (local.get {i}) {load_word(out.w.mem.ARENA, items)})) {' '.join(body)} "
-             f"(local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $fl{label})))")
+    out.line(f"(local.set {i} (i32.const {first})) (block $done_{label} (loop $next_{label} "
+             f"(br_if $done_{label} {done}) {' '.join(body)} "
+             f"(local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $next_{label})))")
 
 
 def plain_at_once(node, out: Routine) -> None:
@@ -301,10 +300,7 @@ def plain_repeat(node, out: Routine) -> None:
     inner = out.nested(body)
     _step(inner, node.pos)
     write_block(node.body, inner, False)
-    label = i[1:]
-    out.line(f"(local.set {i} (i32.const 0)) (block $rb{label} (loop $rl{label} "
-             f"(br_if $rb{label} (i32.ge_s (local.get {i}) {count})) {' '.join(body)} "
-             f"(local.set {i} (i32.add (local.get {i}) (i32.const 1))) (br $rl{label})))")
+    _counted_loop(out, i, 0, f"(i32.ge_s (local.get {i}) {count})", body)
 
 
 def plain_while(node, out: Routine) -> None:
